@@ -1,0 +1,49 @@
+"""HTTP: list connected accounts (v1 and v2 share the service and the shape)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query
+
+from leadwire.accounts import service
+from leadwire.accounts.schemas import public_account
+from leadwire.platform.auth import Caller, require
+from leadwire.platform.envelope import JSONResponse, json_response, ok_items
+from leadwire.platform.errors import ApiError
+from leadwire.platform.openapi import errors
+from leadwire.platform.session import Session
+
+router = APIRouter(tags=["connect"])
+
+
+def parse_bool(value: str | None, param: str) -> bool | None:
+    if value is None:
+        return None
+    lowered = value.strip().lower()
+    if lowered in ("true", "1"):
+        return True
+    if lowered in ("false", "0"):
+        return False
+    raise ApiError("invalid_request", param=param, detail="true or false")
+
+
+async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONResponse:
+    accounts = await service.list_accounts(session, caller.user_id, can_send=parse_bool(can_send, "can_send"))
+    return json_response(ok_items([public_account(a) for a in accounts]))
+
+
+@router.get("/api/v2/connect/accounts", responses=errors("invalid_request"))
+async def list_accounts_v2(
+    session: Session,
+    caller: Caller = Depends(require("accounts:read", "read")),
+    can_send: str | None = Query(default=None, description="`true` keeps only accounts that can send"),
+) -> JSONResponse:
+    return await _list(session, caller, can_send)
+
+
+@router.get("/api/v1/connect/accounts", responses=errors("invalid_request"))
+async def list_accounts_v1(
+    session: Session,
+    caller: Caller = Depends(require("accounts:read", "read")),
+    can_send: str | None = Query(default=None),
+) -> JSONResponse:
+    return await _list(session, caller, can_send)

@@ -1,0 +1,364 @@
+"""The `leadwire` command: serve, api, worker, migrate, admin and sandbox commands.
+
+Admin commands print one JSON object on stdout (an operator and test contract: keep the shapes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+import typer
+
+from leadwire.config import Settings, load_settings
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Leadwire: outreach, discovery and trade data API."
+)
+admin_app = typer.Typer(no_args_is_help=True, help="Operator commands (JSON on stdout).")
+user_app = typer.Typer(no_args_is_help=True)
+key_app = typer.Typer(no_args_is_help=True)
+credits_app = typer.Typer(no_args_is_help=True)
+account_app = typer.Typer(no_args_is_help=True)
+admin_app.add_typer(user_app, name="user")
+admin_app.add_typer(key_app, name="key")
+admin_app.add_typer(credits_app, name="credits")
+admin_app.add_typer(account_app, name="account")
+app.add_typer(admin_app, name="admin")
+
+if importlib.util.find_spec("leadwire.sandbox.cli") is not None:  # mounted once the sandbox slice exists
+    from leadwire.sandbox import cli as sandbox_cli
+
+    if hasattr(sandbox_cli, "sandbox_app"):
+        app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline sandbox world.")
+    if hasattr(sandbox_cli, "ingest_app"):
+        app.add_typer(
+            sandbox_cli.ingest_app, name="ingest", help="Ingest your own companies, people, documents, posts."
+        )
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload) + "\n")
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(json.dumps({"error": message}) + "\n")
+    raise typer.Exit(code=1)
+
+
+def _prepare(settings: Settings) -> None:
+    from leadwire.platform.logging import configure_logging
+
+    configure_logging(settings.log_level)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+
+def _migrate(settings: Settings) -> None:
+    from leadwire.platform.migrate import upgrade
+
+    upgrade(settings.resolved_database_url)
+
+
+async def _with_session(settings: Settings, work: Callable[[Any], Awaitable[T]]) -> T:
+    from leadwire.platform.db import make_engine, make_sessionmaker, transaction
+
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        async with transaction(make_sessionmaker(engine)) as session:
+            return await work(session)
+    finally:
+        await engine.dispose()
+
+
+def _admin(work: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
+    settings = load_settings()
+    try:
+        _emit(asyncio.run(_with_session(settings, work)))
+    except (ValueError, LookupError) as exc:
+        _fail(str(exc))
+
+
+@app.command()
+def migrate() -> None:
+    """Apply database migrations."""
+    settings = load_settings()
+    _prepare(settings)
+    _migrate(settings)
+    _emit({"migrated": True, "database": settings.resolved_database_url.split("://")[0]})
+
+
+@app.command()
+def serve(
+    host: str | None = typer.Option(None),
+    port: int | None = typer.Option(None),
+    build_world: bool = typer.Option(True, help="Build the sandbox world on first start."),
+) -> None:
+    """One process: migrate, bootstrap the demo account, build the sandbox world, serve API + worker."""
+    settings = load_settings()
+    _prepare(settings)
+    _migrate(settings)
+    demo = asyncio.run(_bootstrap_demo(settings))
+    if build_world:
+        _ensure_world(settings)
+    _announce_demo(settings, demo, host or settings.host, port or settings.port)
+    _run_server(settings, host, port, in_process_worker=True)
+
+
+@app.command()
+def api(host: str | None = typer.Option(None), port: int | None = typer.Option(None)) -> None:
+    """A stateless API process (scale out: run several, plus `leadwire worker`)."""
+    settings = load_settings()
+    _prepare(settings)
+    _run_server(settings, host, port, in_process_worker=False)
+
+
+@app.command()
+def worker(concurrency: int | None = typer.Option(None, min=1, max=256)) -> None:
+    """A job worker process; SIGTERM stops claiming and lets running jobs finish."""
+    settings = load_settings()
+    _prepare(settings)
+    asyncio.run(_run_worker(settings, concurrency))
+
+
+async def _bootstrap_demo(settings: Settings) -> Any:
+    from leadwire.demo import ensure_demo_account
+    from leadwire.platform.db import make_engine, make_sessionmaker
+
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        return await ensure_demo_account(make_sessionmaker(engine), settings.data_dir)
+    finally:
+        await engine.dispose()
+
+
+def _ensure_world(settings: Settings) -> None:
+    if importlib.util.find_spec("leadwire.sandbox.world") is None:
+        return
+    from leadwire.sandbox import world
+
+    if not world.world_is_built(settings.world_dir):
+        sys.stderr.write(
+            f"Building the sandbox world ({settings.sandbox_size}) in {settings.world_dir} ...\n"
+        )
+        world.build_world(
+            settings.world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size, progress=True
+        )
+
+
+def _announce_demo(settings: Settings, demo: Any, host: str, port: int) -> None:
+    key_file = settings.data_dir / "demo-api-key"
+    if demo.key_created:
+        sys.stderr.write(
+            f"\nDemo API key (also in {key_file}, shown only once):\n  {demo.key}\n\n"
+            f'  curl -s -H "Authorization: Bearer $(cat {key_file})" http://{host}:{port}/api/v2/credits\n\n'
+        )
+    else:
+        sys.stderr.write(f"Demo API key in {key_file}\n")
+
+
+def _run_server(settings: Settings, host: str | None, port: int | None, *, in_process_worker: bool) -> None:
+    import uvicorn
+
+    from leadwire.app import create_app
+
+    config = uvicorn.Config(
+        create_app(settings, in_process_worker=in_process_worker),
+        host=host or settings.host,
+        port=port or settings.port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=int(settings.shutdown_grace_seconds) + 5,
+    )
+    uvicorn.Server(config).run()
+
+
+async def _run_worker(settings: Settings, concurrency: int | None) -> None:
+    from leadwire import capabilities
+    from leadwire.platform.jobs.runner import Worker
+    from leadwire.platform.runtime import build_runtime
+
+    runtime = await build_runtime(settings)
+    capabilities.load_job_handlers(settings.plugin_modules)
+    worker_ = Worker(runtime, concurrency=concurrency)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    task = asyncio.create_task(worker_.run())
+    await stopping.wait()
+    await worker_.shutdown()
+    await task
+    await runtime.close()
+
+
+# --- admin -----------------------------------------------------------------------------------------
+
+
+@user_app.command("create")
+def user_create(
+    email: str = typer.Option(...), plan: str = typer.Option("free"), credits: int = typer.Option(0, min=0)
+) -> None:
+    from leadwire.platform.billing import ledger
+    from leadwire.platform.users import create_user
+
+    async def work(session: Any) -> dict[str, Any]:
+        user = await create_user(session, email=email, plan=plan)
+        if credits:
+            await ledger.grant(session, user.id, credits)
+        return {"user_id": user.id}
+
+    _admin(work)
+
+
+@key_app.command("create")
+def key_create(
+    user: str = typer.Option(...),
+    scopes: str = typer.Option("all"),
+    expires_in: int | None = typer.Option(None, min=1),
+    mode: str = typer.Option("live"),
+) -> None:
+    from leadwire.platform.users import issue_key, parse_scopes
+
+    async def work(session: Any) -> dict[str, Any]:
+        issued = await issue_key(
+            session,
+            user_id=user,
+            scopes=parse_scopes(scopes),
+            mode=mode,
+            expires_in=timedelta(seconds=expires_in) if expires_in else None,
+        )
+        return {"key_id": issued.key_id, "key": issued.key}
+
+    _admin(work)
+
+
+@key_app.command("revoke")
+def key_revoke(key_id: str) -> None:
+    from leadwire.platform.users import revoke_key
+
+    async def work(session: Any) -> dict[str, Any]:
+        key = await revoke_key(session, key_id)
+        return {"key_id": key.id, "revoked": True}
+
+    _admin(work)
+
+
+@credits_app.command("grant")
+def credits_grant(user: str = typer.Option(...), amount: int = typer.Option(..., min=1)) -> None:
+    from leadwire.platform.billing import ledger
+    from leadwire.platform.users import User
+
+    async def work(session: Any) -> dict[str, Any]:
+        if await session.get(User, user) is None:
+            raise LookupError(f"no user {user}")
+        view = await ledger.grant(session, user, amount)
+        return {"user_id": user, "balance": view.balance}
+
+    _admin(work)
+
+
+@account_app.command("add")
+def account_add(
+    user: str = typer.Option(...),
+    channel: str = typer.Option(...),
+    provider: str = typer.Option(...),
+    name: str | None = typer.Option(None),
+    identifier: str | None = typer.Option(None, help="address, profile URL or phone shown for the account"),
+    smtp_host: str | None = typer.Option(None),
+    smtp_port: int = typer.Option(587),
+    smtp_username: str | None = typer.Option(None),
+    smtp_password: str | None = typer.Option(None),
+    smtp_tls: str = typer.Option("starttls", help="starttls, tls or none"),
+    from_address: str | None = typer.Option(None),
+    unipile_dsn: str | None = typer.Option(None),
+    unipile_api_key: str | None = typer.Option(None),
+    unipile_account_id: str | None = typer.Option(None),
+    wa_phone_number_id: str | None = typer.Option(None),
+    wa_access_token: str | None = typer.Option(None),
+) -> None:
+    from leadwire.accounts import service
+    from leadwire.platform.crypto import SecretBox
+
+    settings_, secret = _provider_options(
+        provider,
+        smtp_host=smtp_host,
+        smtp_port=smtp_port,
+        smtp_username=smtp_username,
+        smtp_password=smtp_password,
+        smtp_tls=smtp_tls,
+        from_address=from_address,
+        unipile_dsn=unipile_dsn,
+        unipile_api_key=unipile_api_key,
+        unipile_account_id=unipile_account_id,
+        wa_phone_number_id=wa_phone_number_id,
+        wa_access_token=wa_access_token,
+    )
+    box = SecretBox(load_settings().resolved_secret_key) if secret else None
+
+    async def work(session: Any) -> dict[str, Any]:
+        account = await service.add_account(
+            session,
+            user_id=user,
+            channel=channel,
+            provider=provider,
+            display_name=name or f"{channel} ({provider})",
+            identifier=identifier or from_address or unipile_account_id or wa_phone_number_id or "",
+            settings=settings_,
+            secret=secret,
+            box=box,
+        )
+        return {"account_id": account.id}
+
+    _admin(work)
+
+
+def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Split provider options into clear settings and the secret part that is stored encrypted."""
+    if provider == "smtp":
+        if not options["smtp_host"] or not options["from_address"]:
+            _fail("smtp needs --smtp-host and --from-address")
+        clear = {
+            k: options[k] for k in ("smtp_host", "smtp_port", "smtp_username", "smtp_tls", "from_address")
+        }
+        return clear, ({"smtp_password": options["smtp_password"]} if options["smtp_password"] else None)
+    if provider == "unipile":
+        if not options["unipile_dsn"] or not options["unipile_api_key"] or not options["unipile_account_id"]:
+            _fail("unipile needs --unipile-dsn, --unipile-api-key and --unipile-account-id")
+        return {k: options[k] for k in ("unipile_dsn", "unipile_account_id")}, {
+            "api_key": options["unipile_api_key"]
+        }
+    if provider == "whatsapp_cloud":
+        if not options["wa_phone_number_id"] or not options["wa_access_token"]:
+            _fail("whatsapp_cloud needs --wa-phone-number-id and --wa-access-token")
+        return {"phone_number_id": options["wa_phone_number_id"]}, {
+            "access_token": options["wa_access_token"]
+        }
+    return {}, None
+
+
+@account_app.command("set-status")
+def account_set_status(account_id: str, status: str) -> None:
+    from leadwire.accounts import service
+
+    async def work(session: Any) -> dict[str, Any]:
+        account = await service.set_status(session, account_id, status)
+        return {"account_id": account.id, "status": account.status}
+
+    _admin(work)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Runtime configuration: every knob is a `LEADWIRE_*` environment variable."""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Settings shared by the server, the worker and the admin CLI."""
+
+    model_config = SettingsConfigDict(env_prefix="LEADWIRE_", extra="ignore")
+
+    data_dir: Path = Path("./var")
+    database_url: str | None = None
+    redis_url: str | None = None
+    secret_key: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    log_level: str = "info"
+
+    sandbox_size: str = "default"
+    sandbox_seed: int = 7
+
+    prefer_wait_cap_seconds: float = 60.0
+    worker_concurrency: int = Field(default=4, ge=1, le=256)
+    worker_poll_seconds: float = 1.0
+    job_lease_seconds: float = 30.0
+    job_max_attempts: int = 3
+    job_retention_days: int = 30
+    shutdown_grace_seconds: float = 20.0
+    idempotency_ttl_hours: float = 24.0
+    idempotency_lock_timeout_seconds: float = 60.0
+    auth_cache_seconds: float = 2.0
+    # Extra modules loaded at start (routers and job actions of extensions; the tests use it too).
+    plugins: str = ""
+
+    @property
+    def plugin_modules(self) -> tuple[str, ...]:
+        return tuple(m.strip() for m in self.plugins.split(",") if m.strip())
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'leadwire.db').resolve()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def world_dir(self) -> Path:
+        return self.data_dir / "world"
+
+    @cached_property
+    def resolved_secret_key(self) -> str:
+        """The Fernet key for stored provider credentials; generated into the data dir once."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret.key"
+        if path.exists():
+            return path.read_text().strip()
+        from cryptography.fernet import Fernet
+
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            # O_EXCL: when two processes start together, the first writer wins and both read its key.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as handle:
+            handle.write(Fernet.generate_key().decode())
+        return path.read_text().strip()
+
+
+def load_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,31 @@
+"""HTTP: the credits balance of the caller's account."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+
+from leadwire.platform.auth import Caller, require
+from leadwire.platform.billing import ledger
+from leadwire.platform.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.openapi import errors
+from leadwire.platform.session import Session
+from leadwire.platform.time import iso
+
+router = APIRouter(tags=["credits"])
+
+
+@router.get("/api/v2/credits", responses=errors())
+async def get_credits(
+    session: Session, caller: Caller = Depends(require("credits:read", "read"))
+) -> JSONResponse:
+    view = await ledger.read_balance(session, caller.user_id)
+    return json_response(
+        ok_item(
+            {
+                "balance": view.balance,
+                "reserved": view.reserved,
+                "available": view.available,
+                "updated_at": iso(view.updated_at),
+            }
+        )
+    )

@@ -1,0 +1,99 @@
+"""Reading JSON request bodies into pydantic models, with spec error codes instead of framework errors.
+
+A schema declares which public code a missing or invalid field maps to (`missing_codes`,
+`invalid_codes`); a validator may also raise `PydanticCustomError(<public code>, ...)` directly.
+Everything else is 400 `invalid_request` with `param` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, TypeVar
+
+import orjson
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from leadwire.platform.errors import CATALOGUE, ApiError
+
+
+class RequestModel(BaseModel):
+    """Base of every request body: unknown fields are ignored (DESIGN section 8)."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+    missing_codes: ClassVar[dict[str, str]] = {}
+    invalid_codes: ClassVar[dict[str, str]] = {}
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False
+    media = content_type.split(";")[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
+async def read_json_object(request: Request) -> dict[str, Any]:
+    if not _is_json(request.headers.get("content-type")):
+        raise ApiError("invalid_request", param="Content-Type", detail="send application/json")
+    raw = await request.body()
+    if not raw.strip():
+        raise ApiError("invalid_request", detail="a JSON object body is required")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError("invalid_request", detail="malformed JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError("invalid_request", detail="the body must be a JSON object")
+    return data
+
+
+def _param(loc: tuple[Any, ...]) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or None
+
+
+def api_error_from_validation(model: type[BaseModel], exc: ValidationError) -> ApiError:
+    missing_codes: dict[str, str] = getattr(model, "missing_codes", {})
+    invalid_codes: dict[str, str] = getattr(model, "invalid_codes", {})
+    first = exc.errors(include_url=False)[0]
+    loc = tuple(first["loc"])
+    param = _param(loc)
+    if first["type"] in CATALOGUE:
+        return ApiError(first["type"], param=param)
+    field = str(loc[0]) if loc else ""
+    if first["type"] == "missing" and field in missing_codes:
+        return ApiError(missing_codes[field], param=param)
+    if field in invalid_codes:
+        return ApiError(invalid_codes[field], param=param)
+    return ApiError("invalid_request", param=param, detail=str(first.get("msg", ""))[:200] or None)
+
+
+def validate(model: type[M], data: Any) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise api_error_from_validation(model, exc) from None
+
+
+def json_body(model: type[M]) -> Callable[[Request], Awaitable[M]]:
+    """A dependency returning the validated body; declare it with `openapi_body(model)` on the route."""
+
+    async def dependency(request: Request) -> M:
+        return validate(model, await read_json_object(request))
+
+    dependency.__name__ = f"body_{model.__name__}"
+    return dependency
+
+
+def openapi_body(model: type[BaseModel]) -> dict[str, Any]:
+    """`openapi_extra` documenting the body the route parses itself (see app.custom_openapi)."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}},
+        },
+        "x-leadwire-body-model": f"{model.__module__}:{model.__qualname__}",
+    }

@@ -1,0 +1,113 @@
+"""HTTP pieces shared by every capability's routes: idempotency, Prefer wait and job responses."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform import idempotency
+from leadwire.platform.auth import Caller
+from leadwire.platform.envelope import JSONResponse, ok_item
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.views import creation_item, public_job
+from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
+from leadwire.platform.runtime import Runtime, get_runtime
+
+
+class ReplayedResponse(Exception):
+    """Raised to short-circuit a handler with a stored idempotent response."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__("replay")
+        self.status = status
+        self.body = body
+
+
+@dataclass
+class Idempotency:
+    claim: idempotency.Claim | None
+
+
+def idempotent(*, required: bool = False) -> Callable[..., AsyncIterator[Idempotency]]:
+    """A dependency for POST routes; declare it after `require(...)` so the caller is known."""
+
+    async def dependency(
+        request: Request, runtime: Runtime = Depends(get_runtime)
+    ) -> AsyncIterator[Idempotency]:
+        raw_key = request.headers.get("idempotency-key")
+        if raw_key is None:
+            if required:
+                raise ApiError("idempotency_key_required", param="Idempotency-Key")
+            yield Idempotency(None)
+            return
+        caller: Caller | None = getattr(request.state, "caller", None)
+        if caller is None:
+            raise RuntimeError("idempotent() must be declared after require()")
+        outcome = await idempotency.claim(
+            runtime,
+            api_key_id=caller.key_id,
+            method=request.method,
+            path=request.url.path,
+            key=idempotency.validate_key(raw_key),
+            body=await request.body(),
+        )
+        if isinstance(outcome, idempotency.Replay):
+            raise ReplayedResponse(outcome.status, outcome.body)
+        try:
+            yield Idempotency(outcome)
+        except BaseException:
+            await idempotency.release(runtime, outcome)
+            raise
+
+    return dependency
+
+
+def prefer_wait(request: Request) -> int | None:
+    return parse_prefer_wait(request.headers.get("prefer"))
+
+
+async def respond_with_job(
+    session: AsyncSession,
+    runtime: Runtime,
+    job: Job,
+    *,
+    idem: Idempotency,
+    wait: int | None,
+    item: Callable[[Job], dict[str, Any]] = creation_item,
+    extra: dict[str, Any] | None = None,
+) -> JSONResponse:
+    """End the creation transaction (job + stored response), then honour `Prefer: wait`.
+
+    200 with the terminal job when it finishes within the wait, else 202 with the job as created.
+    The idempotency record is updated to what was actually sent.
+    """
+    body = ok_item(item(job) if extra is None else {**extra})
+    status = 202
+    if idem.claim is not None:
+        await idempotency.complete(session, idem.claim, status=status, body=body)
+    await session.commit()
+    headers: dict[str, str] = {}
+    if wait is not None:
+        seconds = min(wait, int(runtime.settings.prefer_wait_cap_seconds))
+        headers["Preference-Applied"] = f"wait={seconds}"
+        finished = await wait_for_terminal(runtime, job.id, seconds) if seconds > 0 else None
+        if finished is not None:
+            status, body = 200, ok_item(public_job(finished))
+            if idem.claim is not None:
+                await idempotency.complete(session, idem.claim, status=status, body=body)
+                await session.commit()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def respond(
+    session: AsyncSession, idem: Idempotency, body: dict[str, Any], *, status: int = 200
+) -> JSONResponse:
+    """A non-job POST response, stored for the idempotency key in the same transaction."""
+    if idem.claim is not None:
+        await idempotency.complete(session, idem.claim, status=status, body=body)
+    return JSONResponse(body, status_code=status)

@@ -1,0 +1,17 @@
+"""Prefixed ULID identifiers (`job_01H...`): sortable, unguessable, self-describing."""
+
+from __future__ import annotations
+
+from ulid import ULID
+
+PREFIXES = frozenset({"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt"})
+
+
+def new_id(prefix: str) -> str:
+    if prefix not in PREFIXES:
+        raise ValueError(f"unknown id prefix {prefix!r}")
+    return f"{prefix}_{str(ULID()).lower()}"
+
+
+def has_prefix(value: str, prefix: str) -> bool:
+    return value.startswith(prefix + "_") and len(value) == len(prefix) + 27

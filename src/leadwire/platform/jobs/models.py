@@ -1,0 +1,52 @@
+"""The one jobs table behind every asynchronous action, and its status vocabulary."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from leadwire.platform.db import Base, JsonType, UtcDateTime
+
+PENDING = ("queued", "scheduled")
+ACTIVE = ("queued", "scheduled", "running", "settling")
+TERMINAL = ("succeeded", "failed", "cancelled")
+STATUSES = (*ACTIVE, *TERMINAL)
+BILLING_STATUSES = ("pending", "settled", "not_billable", "not_metered")
+
+
+class Job(Base):
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index("ix_jobs_due", "status", "scheduled_at"),
+        Index("ix_jobs_user_status", "user_id", "status"),
+        Index("ix_jobs_finished_at", "finished_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    api_key_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    action: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    channel: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    progress_stage: Mapped[str] = mapped_column(String(64))
+    progress_percent: Mapped[float] = mapped_column(Float, default=0.0)
+    resource_type: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    resource_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    scheduled_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    attempt_count: Mapped[int] = mapped_column(Integer, default=0)
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    error_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    billing_status: Mapped[str] = mapped_column(String(16))
+    reserved_credits: Mapped[int] = mapped_column(BigInteger, default=0)
+    charged_credits: Mapped[int] = mapped_column(BigInteger, default=0)
+    pending_units: Mapped[float] = mapped_column(Float, default=0.0)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -1,0 +1,164 @@
+"""Wake-ups for waiters and workers: PostgreSQL LISTEN/NOTIFY across processes, in-process otherwise.
+
+A notification only says "look again": every waiter re-reads the database, and every waiter also
+re-reads on a coarse timer, so a lost notification costs latency, never correctness.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session as SyncSession
+
+log = logging.getLogger("leadwire.notify")
+
+JOB_CHANNEL = "leadwire_job"
+NEW_JOB_CHANNEL = "leadwire_new_job"
+WEBSET_CHANNEL = "leadwire_webset"
+CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, WEBSET_CHANNEL)
+_PENDING_KEY = "leadwire_pending_notifications"
+
+
+class Subscription:
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def fire(self) -> None:
+        self._event.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """True when woken within `timeout` seconds; the subscription re-arms itself."""
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout=max(0.0, timeout))
+        except TimeoutError:
+            return False
+        self._event.clear()
+        return True
+
+
+class Hub:
+    """In-process fan-out of (channel, key) notifications to subscriptions; key None = every key."""
+
+    def __init__(self) -> None:
+        self._subs: dict[tuple[str, str | None], set[Subscription]] = defaultdict(set)
+
+    @contextlib.contextmanager
+    def subscribe(self, channel: str, key: str | None = None) -> Iterator[Subscription]:
+        sub = Subscription()
+        self._subs[(channel, key)].add(sub)
+        try:
+            yield sub
+        finally:
+            subs = self._subs.get((channel, key))
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[(channel, key)]
+
+    def dispatch(self, channel: str, key: str) -> None:
+        for sub in (*self._subs.get((channel, key), ()), *self._subs.get((channel, None), ())):
+            sub.fire()
+
+
+@event.listens_for(SyncSession, "after_commit")
+def _flush_local_notifications(session: SyncSession) -> None:
+    pending = session.info.pop(_PENDING_KEY, None)
+    if pending:
+        hub, items = pending
+        for channel, key in items:
+            hub.dispatch(channel, key)
+
+
+@event.listens_for(SyncSession, "after_rollback")
+def _drop_local_notifications(session: SyncSession) -> None:
+    session.info.pop(_PENDING_KEY, None)
+
+
+class Notifier:
+    """In-process notifier: notifications queued in a transaction are delivered when it commits."""
+
+    def __init__(self) -> None:
+        self.hub = Hub()
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    @property
+    def crosses_processes(self) -> bool:
+        return False
+
+    async def publish(self, session: AsyncSession, channel: str, key: str) -> None:
+        pending = session.sync_session.info.setdefault(_PENDING_KEY, (self.hub, []))
+        pending[1].append((channel, key))
+
+
+class PostgresNotifier(Notifier):
+    """NOTIFY inside the publishing transaction; one LISTEN connection per process feeds the hub."""
+
+    def __init__(self, dsn: str) -> None:
+        super().__init__()
+        self._dsn = dsn
+        self._connection: Any = None
+        self._supervisor: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    @property
+    def crosses_processes(self) -> bool:
+        return True
+
+    async def start(self) -> None:
+        await self._connect()
+        self._supervisor = asyncio.create_task(self._supervise(), name="leadwire-listen-supervisor")
+
+    async def _connect(self) -> None:
+        import asyncpg
+
+        connection = await asyncpg.connect(self._dsn)
+        for channel in CHANNELS:
+            await connection.add_listener(channel, self._on_notification)
+        self._connection = connection
+
+    def _on_notification(self, _connection: Any, _pid: int, channel: str, payload: str) -> None:
+        self.hub.dispatch(channel, payload)
+
+    async def _supervise(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(2.0)
+            if self._connection is None or self._connection.is_closed():
+                try:
+                    await self._connect()
+                    log.info("listen connection re-established")
+                except Exception:  # the database may be down; keep trying, waiters poll meanwhile
+                    log.warning("listen connection unavailable", exc_info=True)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._supervisor
+        if self._connection is not None and not self._connection.is_closed():
+            await self._connection.close()
+
+    async def publish(self, session: AsyncSession, channel: str, key: str) -> None:
+        await session.execute(text("SELECT pg_notify(:channel, :key)"), {"channel": channel, "key": key})
+
+
+def asyncpg_dsn(sqlalchemy_url: str) -> str:
+    return sqlalchemy_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def make_notifier(database_url: str) -> Notifier:
+    if database_url.startswith("postgresql"):
+        return PostgresNotifier(asyncpg_dsn(database_url))
+    return Notifier()

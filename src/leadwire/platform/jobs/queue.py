@@ -1,0 +1,177 @@
+"""The worker side of the jobs table: claim with a lease, heartbeat, finish, rescue, release, prune.
+
+Claims are one UPDATE over a `FOR UPDATE SKIP LOCKED` sub-select on PostgreSQL; on SQLite the whole
+transaction already holds the write lock (BEGIN IMMEDIATE), which serialises claims.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
+from leadwire.platform.jobs.notify import JOB_CHANNEL, Notifier
+from leadwire.platform.jobs.service import settle_billing
+from leadwire.platform.time import utcnow
+
+RUNNING = ("running", "settling")
+
+
+async def claim_due(
+    session: AsyncSession, *, owner: str, limit: int, lease_seconds: float, actions: list[str] | None = None
+) -> list[Job]:
+    now = utcnow()
+    due = select(Job.id).where(Job.status.in_(PENDING), Job.scheduled_at <= now)
+    if actions is not None:
+        due = due.where(Job.action.in_(actions))
+    due = due.order_by(Job.scheduled_at, Job.id).limit(limit).with_for_update(skip_locked=True)
+    result = await session.execute(
+        update(Job)
+        .where(Job.id.in_(due.scalar_subquery()))
+        .values(
+            status="running",
+            progress_stage="running",
+            lease_owner=owner,
+            lease_expires_at=now + timedelta(seconds=lease_seconds),
+            started_at=func.coalesce(Job.started_at, now),
+            attempt_count=Job.attempt_count + 1,
+            updated_at=now,
+        )
+        .returning(Job)
+        .execution_options(synchronize_session=False)
+    )
+    return list(result.scalars().all())
+
+
+async def next_due_at(session: AsyncSession) -> datetime | None:
+    value = await session.scalar(select(func.min(Job.scheduled_at)).where(Job.status.in_(PENDING)))
+    return value
+
+
+async def heartbeat(session: AsyncSession, *, owner: str, job_ids: list[str], lease_seconds: float) -> None:
+    if not job_ids:
+        return
+    await session.execute(
+        update(Job)
+        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .values(lease_expires_at=utcnow() + timedelta(seconds=lease_seconds))
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def _owned_running(session: AsyncSession, job_id: str, owner: str) -> Job | None:
+    job = (await session.execute(select(Job).where(Job.id == job_id).with_for_update())).scalar_one_or_none()
+    if job is None or job.lease_owner != owner or job.status not in RUNNING:
+        return None  # the lease was lost (rescued elsewhere): this worker's outcome no longer counts
+    return job
+
+
+async def finish(
+    session: AsyncSession,
+    notifier: Notifier,
+    *,
+    job_id: str,
+    owner: str,
+    result: dict[str, Any] | None = None,
+    error_code: str | None = None,
+    units: float = 0.0,
+) -> Job | None:
+    """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
+    job = await _owned_running(session, job_id, owner)
+    if job is None:
+        return None
+    _mark_terminal(job, "succeeded" if error_code is None else "failed", result=result, error_code=error_code)
+    await settle_billing(session, job, units=units)
+    await notifier.publish(session, JOB_CHANNEL, job.id)
+    return job
+
+
+def _mark_terminal(job: Job, status: str, *, result: dict[str, Any] | None, error_code: str | None) -> None:
+    now = utcnow()
+    job.status = status
+    job.progress_stage = status
+    if status == "succeeded":
+        job.progress_percent = 100.0
+    job.result = result if status == "succeeded" else None
+    job.error_code = error_code if status == "failed" else None
+    job.finished_at = now
+    job.updated_at = now
+    job.lease_owner = None
+    job.lease_expires_at = None
+
+
+async def report_progress(
+    session: AsyncSession, *, job_id: str, owner: str, stage: str, percent: float, pending_units: float
+) -> None:
+    await session.execute(
+        update(Job)
+        .where(Job.id == job_id, Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .values(
+            progress_stage=stage,
+            progress_percent=max(0.0, min(100.0, percent)),
+            pending_units=pending_units,
+            updated_at=utcnow(),
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attempts: int) -> list[str]:
+    """Requeue jobs whose worker vanished; past `max_attempts` fail them with `attempts_exhausted`."""
+    now = utcnow()
+    expired = (
+        (
+            await session.execute(
+                select(Job)
+                .where(Job.status.in_(RUNNING), Job.lease_expires_at < now)
+                .order_by(Job.lease_expires_at)
+                .limit(100)
+                .with_for_update(skip_locked=True)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    for job in expired:
+        if job.attempt_count >= max_attempts:
+            _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
+            await settle_billing(session, job, units=0.0)
+            await notifier.publish(session, JOB_CHANNEL, job.id)
+        else:
+            job.status = "queued"
+            job.progress_stage = "queued"
+            job.lease_owner = None
+            job.lease_expires_at = None
+            job.updated_at = now
+    return [job.id for job in expired]
+
+
+async def release(session: AsyncSession, *, owner: str, job_ids: list[str]) -> None:
+    """Hand jobs this worker could not finish back to the queue (graceful shutdown)."""
+    if not job_ids:
+        return
+    await session.execute(
+        update(Job)
+        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .values(
+            status="queued",
+            progress_stage="queued",
+            lease_owner=None,
+            lease_expires_at=None,
+            updated_at=utcnow(),
+        )
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def prune_terminal(session: AsyncSession, *, older_than: timedelta) -> int:
+    cutoff = utcnow() - older_than
+    result = await session.execute(
+        delete(Job)
+        .where(Job.status.in_(TERMINAL), Job.finished_at < cutoff)
+        .execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]

@@ -1,0 +1,48 @@
+"""HTTP: read and cancel jobs (v2 unified, v1 outreach lookup)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Path
+
+from leadwire.platform.auth import Caller, require
+from leadwire.platform.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.errors import ApiError
+from leadwire.platform.http import Idempotency, idempotent, respond
+from leadwire.platform.jobs import service
+from leadwire.platform.jobs.views import is_outreach, public_job
+from leadwire.platform.openapi import errors
+from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.session import Session
+
+router = APIRouter(tags=["jobs"])
+JobId = Path(description="job id from a creation response", max_length=64)
+
+
+@router.get("/api/v2/jobs/{job_id}", responses=errors("task_not_found"))
+async def get_job(
+    session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
+) -> JSONResponse:
+    job = await service.get_owned_job(session, caller, job_id)
+    return json_response(ok_item(public_job(job)))
+
+
+@router.get("/api/v1/outreach/jobs/{job_id}", responses=errors("task_not_found"))
+async def get_outreach_job_v1(
+    session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
+) -> JSONResponse:
+    job = await service.get_owned_job(session, caller, job_id)
+    if not is_outreach(job):
+        raise ApiError("task_not_found")
+    return json_response(ok_item(public_job(job)))
+
+
+@router.post("/api/v2/jobs/{job_id}/cancel", responses=errors("task_not_found", "job_already_running"))
+async def cancel_job(
+    session: Session,
+    job_id: str = JobId,
+    caller: Caller = Depends(require(None, "task")),
+    idem: Idempotency = Depends(idempotent()),
+    runtime: Runtime = Depends(get_runtime),
+) -> JSONResponse:
+    job = await service.cancel_job(session, runtime.notifier, caller, job_id)
+    return await respond(session, idem, ok_item(public_job(job)))

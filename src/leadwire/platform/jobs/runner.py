@@ -1,0 +1,182 @@
+"""The worker loop: claims due jobs, runs their handlers with a timeout, heartbeats their leases,
+rescues jobs of vanished workers and shuts down gracefully."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from datetime import timedelta
+from typing import Any
+
+from leadwire.platform.db import transaction
+from leadwire.platform.ids import new_id
+from leadwire.platform.jobs import queue
+from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.notify import NEW_JOB_CHANNEL
+from leadwire.platform.jobs.registry import registry
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.time import utcnow
+
+log = logging.getLogger("leadwire.worker")
+
+PRUNE_EVERY_SECONDS = 3600.0
+
+
+class Worker:
+    def __init__(
+        self, runtime: Runtime, *, concurrency: int | None = None, actions: list[str] | None = None
+    ) -> None:
+        self.runtime = runtime
+        self.settings = runtime.settings
+        self.concurrency = concurrency or self.settings.worker_concurrency
+        self.actions = actions
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id('job')[-8:]}"
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._stopping = asyncio.Event()
+        self._slot_freed = asyncio.Event()
+        self._last_prune = 0.0
+
+    @property
+    def lease_seconds(self) -> float:
+        return self.settings.job_lease_seconds
+
+    async def run(self) -> None:
+        heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
+        try:
+            with self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs:
+                while not self._stopping.is_set():
+                    await self._housekeeping()
+                    claimed = await self._claim()
+                    if claimed:
+                        continue
+                    await self._idle(new_jobs)
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._slot_freed.set()
+
+    async def shutdown(self, grace_seconds: float | None = None) -> None:
+        """Stop claiming, let running jobs finish within the grace period, release the rest."""
+        self.stop()
+        grace = self.settings.shutdown_grace_seconds if grace_seconds is None else grace_seconds
+        if self._running:
+            _done, pending = await asyncio.wait(list(self._running.values()), timeout=grace)
+            for task in pending:
+                task.cancel()
+            for task in pending:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        leftover = list(self._running)
+        if leftover:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await queue.release(session, owner=self.owner, job_ids=leftover)
+            log.info("released %d unfinished jobs", len(leftover))
+
+    async def _claim(self) -> int:
+        free = self.concurrency - len(self._running)
+        if free <= 0:
+            return 0
+        async with transaction(self.runtime.sessionmaker) as session:
+            jobs = await queue.claim_due(
+                session, owner=self.owner, limit=free, lease_seconds=self.lease_seconds, actions=self.actions
+            )
+        for job in jobs:
+            self._running[job.id] = asyncio.create_task(self._execute(job), name=f"job-{job.id}")
+        return len(jobs)
+
+    async def _idle(self, new_jobs: Any) -> None:
+        """Sleep until a job is announced, a slot frees, the next scheduled job is due, or the poll tick."""
+        timeout = self.settings.worker_poll_seconds
+        if len(self._running) >= self.concurrency:
+            self._slot_freed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._slot_freed.wait(), timeout)
+            return
+        async with transaction(self.runtime.sessionmaker) as session:
+            due = await queue.next_due_at(session)
+        if due is not None:
+            timeout = min(timeout, max(0.0, (due - utcnow()).total_seconds()))
+        await new_jobs.wait(timeout)
+
+    async def _housekeeping(self) -> None:
+        loop_time = asyncio.get_running_loop().time()
+        async with transaction(self.runtime.sessionmaker) as session:
+            rescued = await queue.rescue_expired(
+                session, self.runtime.notifier, max_attempts=self.settings.job_max_attempts
+            )
+        if rescued:
+            log.warning("rescued %d jobs with expired leases", len(rescued))
+        if loop_time - self._last_prune >= PRUNE_EVERY_SECONDS:
+            self._last_prune = loop_time
+            async with transaction(self.runtime.sessionmaker) as session:
+                pruned = await queue.prune_terminal(
+                    session, older_than=timedelta(days=self.settings.job_retention_days)
+                )
+            if pruned:
+                log.info("pruned %d terminal jobs", pruned)
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            if not self._running:
+                continue
+            try:
+                async with transaction(self.runtime.sessionmaker) as session:
+                    await queue.heartbeat(
+                        session,
+                        owner=self.owner,
+                        job_ids=list(self._running),
+                        lease_seconds=self.lease_seconds,
+                    )
+            except Exception:  # a missed beat is survivable until the lease expires
+                log.warning("heartbeat failed", exc_info=True)
+
+    async def _execute(self, job: Job) -> None:
+        spec = registry.find(job.action)
+        ctx = JobContext(
+            runtime=self.runtime,
+            job_id=job.id,
+            action=job.action,
+            user_id=job.user_id,
+            attempt=job.attempt_count,
+            owner=self.owner,
+        )
+        result: dict[str, Any] | None = None
+        error_code: str | None = None
+        try:
+            if spec is None:
+                raise JobFailure("handler_error", f"no handler for {job.action}")
+            result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
+        except JobFailure as failure:
+            error_code = failure.code
+        except TimeoutError:
+            error_code = "job_timeout"
+        except asyncio.CancelledError:
+            raise  # shutdown: the job is released, not failed
+        except Exception:
+            log.exception("job %s (%s) raised", job.id, job.action)
+            error_code = "handler_error"
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await queue.finish(
+                    session,
+                    self.runtime.notifier,
+                    job_id=job.id,
+                    owner=self.owner,
+                    result=result,
+                    error_code=error_code,
+                    units=ctx.units,
+                )
+        except Exception:  # the lease will expire and another worker retries the job
+            log.exception("could not record the outcome of job %s", job.id)
+        finally:
+            self._running.pop(job.id, None)
+            self._slot_freed.set()

@@ -1,0 +1,141 @@
+"""Creating, reading and cancelling jobs: the rules every capability shares.
+
+Creation runs in the request's transaction: the concurrency check, the credit reservation and the job
+row commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.auth import Caller
+from leadwire.platform.billing import ledger
+from leadwire.platform.billing.prices import credits_for
+from leadwire.platform.errors import ApiError
+from leadwire.platform.ids import new_id
+from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, Job
+from leadwire.platform.jobs.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
+from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.time import utcnow
+
+
+async def create_job(
+    session: AsyncSession,
+    notifier: Notifier,
+    caller: Caller,
+    *,
+    action: str,
+    payload: dict[str, Any],
+    channel: str | None = None,
+    scheduled_at: datetime | None = None,
+    status: str = "queued",
+    resource: tuple[str, str] | None = None,
+    draining: bool = False,
+) -> Job:
+    if draining:
+        raise ApiError("task_unavailable", headers={"Retry-After": "5"})
+    spec = registry.get(action)
+    job_id = new_id("job")
+    await ledger.lock_account(session, caller.user_id)
+    await _check_concurrency(session, caller)
+    reserved = _reservation(spec, payload)
+    await ledger.reserve(session, caller.user_id, job_id, reserved)
+    now = utcnow()
+    job = Job(
+        id=job_id,
+        user_id=caller.user_id,
+        api_key_id=caller.key_id,
+        action=action,
+        status=status,
+        channel=channel,
+        payload=payload,
+        progress_stage=status,
+        progress_percent=0.0,
+        resource_type=resource[0] if resource else spec.resource_type,
+        resource_id=resource[1] if resource else None,
+        scheduled_at=scheduled_at or now,
+        attempt_count=0,
+        billing_status=spec.price.billing,
+        reserved_credits=reserved,
+        charged_credits=0,
+        pending_units=0.0,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(job)
+    await session.flush()
+    await notifier.publish(session, NEW_JOB_CHANNEL, action)
+    return job
+
+
+def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
+    if spec.price.billing != "pending" or spec.max_units is None:
+        return 0
+    return credits_for(spec.max_units(payload), spec.price.per_unit)
+
+
+async def _check_concurrency(session: AsyncSession, caller: Caller) -> None:
+    active = await session.scalar(
+        select(func.count()).select_from(Job).where(Job.user_id == caller.user_id, Job.status.in_(ACTIVE))
+    )
+    if (active or 0) >= caller.plan.max_active_jobs:
+        raise ApiError(
+            "api_rate_limit_exceeded", detail="active job limit reached", headers={"Retry-After": "5"}
+        )
+
+
+async def get_owned_job(session: AsyncSession, caller: Caller, job_id: str, *, write: bool = False) -> Job:
+    """The caller's job, or 404 `task_not_found`; 403 when the key lacks the capability's scope."""
+    job = await session.get(Job, job_id) if len(job_id) <= 64 else None
+    if job is None or job.user_id != caller.user_id:
+        raise ApiError("task_not_found")
+    spec = registry.find(job.action)
+    capability = spec.capability if spec else job.action.split(".")[0]
+    if not caller.can(f"{capability}:{'write' if write else 'read'}"):
+        raise ApiError("permission_denied")
+    return job
+
+
+async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, job_id: str) -> Job:
+    """Queued/scheduled → cancelled in one conditional UPDATE; running → 409; terminal → unchanged."""
+    job = await get_owned_job(session, caller, job_id, write=True)
+    now = utcnow()
+    result = await session.execute(
+        update(Job)
+        .where(Job.id == job.id, Job.status.in_(PENDING))
+        .values(status="cancelled", progress_stage="cancelled", finished_at=now, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 1:  # type: ignore[attr-defined]
+        await session.refresh(job)
+        await settle_billing(session, job, units=0.0)
+        await notifier.publish(session, JOB_CHANNEL, job.id)
+        return job
+    await session.refresh(job)
+    if job.status in TERMINAL:
+        return job
+    raise ApiError("job_already_running")
+
+
+async def settle_billing(session: AsyncSession, job: Job, *, units: float) -> None:
+    """Charge the units actually produced (rounded up once), release the rest of the reservation."""
+    if job.billing_status not in ("pending",):
+        job.pending_units = 0.0
+        return
+    spec = registry.find(job.action)
+    per_unit = spec.price.per_unit if spec else 0
+    charge = credits_for(units, per_unit) if job.status == "succeeded" else 0  # type: ignore[arg-type]
+    job.charged_credits = await ledger.settle(
+        session, job.user_id, job.id, reserved=job.reserved_credits, charge=charge
+    )
+    job.billing_status = "settled"
+    job.pending_units = 0.0
+
+
+def retry_after_seconds(seconds: float) -> str:
+    return str(max(1, math.ceil(seconds)))

@@ -1,0 +1,49 @@
+"""The public shape of a job (spec section 2) and the reduced creation item of outreach jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.time import iso
+
+
+def is_outreach(job: Job) -> bool:
+    return job.action.startswith("outreach.")
+
+
+def public_job(job: Job) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": job.id, "action": job.action, "status": job.status}
+    if is_outreach(job):
+        item["channel"] = job.channel
+    item.update(
+        {
+            "progress": {"stage": job.progress_stage, "percent": round(job.progress_percent, 2)},
+            "resource": {"type": job.resource_type, "id": job.resource_id} if job.resource_type else None,
+            "scheduled_at": iso(job.scheduled_at),
+            "started_at": iso(job.started_at),
+            "finished_at": iso(job.finished_at),
+            "attempt_count": job.attempt_count,
+            "result": job.result if job.status == "succeeded" else None,
+            "error": {"code": job.error_code} if job.status == "failed" and job.error_code else None,
+            "billing": {
+                "status": job.billing_status,
+                "charged_credits": job.charged_credits,
+                "pending_units": job.pending_units,
+            },
+        }
+    )
+    return item
+
+
+def creation_item(job: Job) -> dict[str, Any]:
+    """Outreach creation responses carry the reduced item; every other action the full job."""
+    if is_outreach(job):
+        return {
+            "id": job.id,
+            "status": job.status,
+            "action": job.action,
+            "channel": job.channel,
+            "scheduled_at": iso(job.scheduled_at),
+        }
+    return public_job(job)

@@ -1,0 +1,48 @@
+"""Per (user, channel) spacing of outreach jobs, shared by outreach dispatches and post likes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import ForeignKey, String, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from leadwire.platform.db import Base, UtcDateTime
+from leadwire.platform.time import utcnow
+
+MIN_INTERVAL_SECONDS = 60
+MAX_INTERVAL_SECONDS = 86400
+DEFAULT_INTERVAL_SECONDS = 60
+
+
+class PacingSlot(Base):
+    __tablename__ = "pacing_slots"
+
+    user_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    last_scheduled_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interval_seconds: int) -> datetime:
+    """Reserve the next send time on this channel: `max(now, last + interval)`, under a row lock.
+
+    A cancelled job keeps its slot (DESIGN section 8), so the slot only ever moves forward.
+    """
+    now = utcnow()
+    slot = (
+        await session.execute(
+            select(PacingSlot)
+            .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
+            .with_for_update()
+        )
+    ).scalar_one_or_none()
+    if slot is None:
+        session.add(PacingSlot(user_id=user_id, channel=channel, last_scheduled_at=now))
+        await session.flush()
+        return now
+    when = max(now, slot.last_scheduled_at + timedelta(seconds=interval_seconds))
+    slot.last_scheduled_at = when
+    return when

@@ -1,0 +1,60 @@
+"""The process-wide runtime: settings, database, rate limiter, notifications and job registry.
+
+One `Runtime` is built per process (API server, worker or both) and reached from routes through
+`get_runtime`; nothing capability-specific lives here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from leadwire.config import Settings
+from leadwire.platform.db import make_engine, make_sessionmaker
+from leadwire.platform.ratelimit import RateLimiter
+
+if TYPE_CHECKING:
+    from leadwire.platform.jobs.notify import Notifier
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    engine: AsyncEngine
+    sessionmaker: async_sessionmaker[AsyncSession]
+    rate_limiter: RateLimiter
+    notifier: Notifier
+    draining: bool = False
+    services: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    async def close(self) -> None:
+        await self.notifier.stop()
+        await self.engine.dispose()
+
+
+async def build_runtime(settings: Settings) -> Runtime:
+    from leadwire.platform.jobs.notify import make_notifier
+
+    engine = make_engine(settings.resolved_database_url)
+    notifier = make_notifier(settings.resolved_database_url)
+    runtime = Runtime(
+        settings=settings,
+        engine=engine,
+        sessionmaker=make_sessionmaker(engine),
+        rate_limiter=RateLimiter(settings.redis_url),
+        notifier=notifier,
+    )
+    await notifier.start()
+    return runtime
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime

@@ -1,0 +1,26 @@
+"""The request's database session: one transaction per request, committed when the handler returns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.runtime import Runtime, get_runtime
+
+
+async def db_session(runtime: Runtime = Depends(get_runtime)) -> AsyncIterator[AsyncSession]:
+    async with runtime.sessionmaker() as session:
+        try:
+            yield session
+            if session.in_transaction():
+                await session.commit()
+        except BaseException:
+            await session.rollback()
+            raise
+
+
+# scope="function": the commit happens before the response is sent, so a commit failure is reported.
+Session = Annotated[AsyncSession, Depends(db_session, scope="function")]

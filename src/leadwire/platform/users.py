@@ -1,0 +1,143 @@
+"""Users (account owners) and their API keys: issuing, hashing, revoking and looking keys up."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import string
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import ForeignKey, Index, String, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from leadwire.platform.db import Base, JsonType, UtcDateTime
+from leadwire.platform.ids import new_id
+from leadwire.platform.plans import PLANS
+from leadwire.platform.time import utcnow
+
+SCOPES = (
+    "accounts:read",
+    "credits:read",
+    "outreach:read",
+    "outreach:write",
+    "engagement:read",
+    "engagement:write",
+    "research:read",
+    "research:write",
+    "customs:read",
+    "customs:write",
+    "websets:read",
+    "websets:write",
+)
+_BASE62 = string.digits + string.ascii_letters
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    plan: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+    __table_args__ = (Index("ix_api_keys_user_id", "user_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    prefix: Mapped[str] = mapped_column(String(16))
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    scopes: Mapped[list[str]] = mapped_column(JsonType)
+    expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    key_id: str
+    key: str
+
+
+def digest_key(raw_key: str) -> str:
+    return hashlib.sha256(raw_key.encode()).hexdigest()
+
+
+def generate_raw_key(mode: str) -> str:
+    return f"lw_{mode}_" + "".join(secrets.choice(_BASE62) for _ in range(32))
+
+
+def parse_scopes(value: str) -> list[str]:
+    if value.strip() == "all":
+        return list(SCOPES)
+    scopes = [s.strip() for s in value.split(",") if s.strip()]
+    unknown = [s for s in scopes if s not in SCOPES]
+    if unknown:
+        raise ValueError(f"unknown scopes: {', '.join(unknown)}")
+    return scopes
+
+
+async def create_user(session: AsyncSession, *, email: str, plan: str = "free") -> User:
+    if plan not in PLANS:
+        raise ValueError(f"unknown plan {plan!r}")
+    user = User(id=new_id("usr"), email=email.strip().lower(), plan=plan, created_at=utcnow())
+    session.add(user)
+    await session.flush()
+    return user
+
+
+async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
+    result = await session.execute(select(User).where(User.email == email.strip().lower()))
+    return result.scalar_one_or_none()
+
+
+async def issue_key(
+    session: AsyncSession,
+    *,
+    user_id: str,
+    scopes: list[str],
+    mode: str = "live",
+    expires_in: timedelta | None = None,
+) -> IssuedKey:
+    if mode not in ("live", "test"):
+        raise ValueError("mode must be live or test")
+    if await session.get(User, user_id) is None:
+        raise LookupError(f"no user {user_id}")
+    raw = generate_raw_key(mode)
+    now = utcnow()
+    key = ApiKey(
+        id=new_id("key"),
+        user_id=user_id,
+        prefix=raw[len(f"lw_{mode}_") :][:8],
+        digest=digest_key(raw),
+        mode=mode,
+        scopes=sorted(set(scopes)),
+        expires_at=now + expires_in if expires_in is not None else None,
+        revoked_at=None,
+        created_at=now,
+    )
+    session.add(key)
+    await session.flush()
+    return IssuedKey(key_id=key.id, key=raw)
+
+
+async def revoke_key(session: AsyncSession, key_id: str) -> ApiKey:
+    key = await session.get(ApiKey, key_id)
+    if key is None:
+        raise LookupError(f"no key {key_id}")
+    if key.revoked_at is None:
+        key.revoked_at = utcnow()
+    return key
+
+
+async def find_key(session: AsyncSession, raw_key: str) -> tuple[ApiKey, User] | None:
+    result = await session.execute(
+        select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(ApiKey.digest == digest_key(raw_key))
+    )
+    row = result.first()
+    return (row[0], row[1]) if row else None

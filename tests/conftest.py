@@ -1,0 +1,151 @@
+"""Shared fixtures: every database-backed test runs on SQLite and on PostgreSQL.
+
+Set LEADWIRE_TEST_REQUIRE_SERVICES=1 (CI does) to make a missing PostgreSQL or Redis a failure
+instead of a skip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from leadwire.app import create_app
+from leadwire.config import Settings
+from leadwire.platform.migrate import upgrade
+from leadwire.platform.runtime import Runtime, build_runtime
+from tests.support.accounts import AccountFactory
+
+REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
+PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("LEADWIRE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def service_missing(what: str) -> None:
+    message = f"{what} is not reachable"
+    if REQUIRE_SERVICES:
+        pytest.fail(message + " (LEADWIRE_TEST_REQUIRE_SERVICES=1)")
+    pytest.skip(message)
+
+
+async def _pg_admin(*statements: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(PG_ADMIN_DSN, timeout=5)
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+def _sqlalchemy_pg_url(database: str) -> str:
+    base = PG_ADMIN_DSN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    return f"{base}/{database}"
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    name = f"lw_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    try:
+        asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    except (OSError, Exception) as exc:
+        if "asyncpg" in type(exc).__module__ or isinstance(exc, OSError | TimeoutError):
+            service_missing(f"PostgreSQL ({exc})")
+        raise
+    url = _sqlalchemy_pg_url(name)
+    upgrade(url)
+    yield url
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "leadwire.db"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+async def _truncate_pg(url: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+    try:
+        tables = await connection.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+        )
+        if tables:
+            await connection.execute(
+                "TRUNCATE " + ", ".join(f'"{t["tablename"]}"' for t in tables) + " CASCADE"
+            )
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        target = tmp_path / "leadwire.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), target)
+        return f"sqlite+aiosqlite:///{target}"
+    url: str = request.getfixturevalue("pg_database")
+    asyncio.run(_truncate_pg(url))
+    return url
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "var",
+        database_url=database_url,
+        redis_url=None,
+        secret_key=None,
+        plugins="tests.support.echo",
+        worker_poll_seconds=0.5,
+        job_lease_seconds=5.0,
+        shutdown_grace_seconds=2.0,
+    )
+
+
+@pytest.fixture
+async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    runtime = await build_runtime(settings)
+    yield runtime
+    await runtime.close()
+
+
+@pytest.fixture
+async def app(runtime: Runtime) -> AsyncIterator[FastAPI]:
+    application = create_app(runtime=runtime)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
+        yield http
+
+
+@pytest.fixture
+def accounts(runtime: Runtime) -> AccountFactory:
+    return AccountFactory(runtime)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        service_missing(f"Redis ({exc})")
+    return REDIS_URL

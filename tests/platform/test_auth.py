@@ -1,0 +1,95 @@
+"""Authentication, key lifecycle, scopes, plans and isolation (spec section 5)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import httpx
+import pytest
+
+from leadwire.platform.users import SCOPES
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+
+
+async def test_missing_key_is_api_key_missing(client: httpx.AsyncClient) -> None:
+    assert_error(await client.get("/api/v2/credits"), 401, "api_key_missing")
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Authorization": "Bearer lw_live_" + "a" * 32},
+        {"Authorization": "Bearer nonsense"},
+        {"Authorization": "Basic dXNlcjpwYXNz"},
+        {"Authorization": "Bearer "},
+        {"x-api-key": "lw_live_" + "b" * 32},
+        {"x-api-key": ""},
+    ],
+)
+async def test_unknown_or_malformed_key_is_api_key_invalid(
+    client: httpx.AsyncClient, headers: dict[str, str]
+) -> None:
+    assert_error(await client.get("/api/v2/credits", headers=headers), 401, "api_key_invalid")
+
+
+async def test_key_works_in_both_headers(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    assert_ok(await client.get("/api/v2/credits", headers={"Authorization": f"Bearer {acct.key}"}))
+    assert_ok(await client.get("/api/v2/credits", headers={"x-api-key": acct.key}))
+
+
+async def test_revoked_key_is_api_key_revoked(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    await accounts.revoke(acct.key_id)
+    assert_error(await client.get("/api/v2/credits", headers=acct.headers), 401, "api_key_revoked")
+
+
+async def test_expired_key_is_api_key_expired(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    expired = await accounts.key(acct.user_id, expires_in=timedelta(seconds=-1))
+    assert_error(await client.get("/api/v2/credits", headers=expired.headers), 401, "api_key_expired")
+
+
+@pytest.mark.parametrize(
+    ("path", "scope"),
+    [
+        ("/api/v2/credits", "credits:read"),
+        ("/api/v2/connect/accounts", "accounts:read"),
+        ("/api/v1/connect/accounts", "accounts:read"),
+    ],
+)
+async def test_scope_matrix(
+    client: httpx.AsyncClient, accounts: AccountFactory, path: str, scope: str
+) -> None:
+    owner = await accounts.create()
+    with_scope = await accounts.key(owner.user_id, scopes=[scope])
+    without_scope = await accounts.key(owner.user_id, scopes=[s for s in SCOPES if s != scope])
+    assert_ok(await client.get(path, headers=with_scope.headers))
+    assert_error(await client.get(path, headers=without_scope.headers), 403, "permission_denied")
+
+
+async def test_plan_without_capability_is_membership_tier_insufficient(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    free = await accounts.create(plan="free")
+    pro = await accounts.create(plan="pro")
+    assert_error(
+        await client.get("/api/v2/test/customs-probe", headers=free.headers),
+        403,
+        "membership_tier_insufficient",
+    )
+    assert (await client.get("/api/v2/test/customs-probe", headers=pro.headers)).status_code == 200
+
+
+async def test_key_is_never_logged(
+    client: httpx.AsyncClient, accounts: AccountFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    acct = await accounts.create()
+    caplog.set_level("DEBUG")
+    await client.get("/api/v2/credits", headers=acct.headers)
+    await client.get("/api/v2/test/boom", headers=acct.headers)
+    logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in caplog.records)
+    assert "leadwire.access" in {r.name for r in caplog.records}
+    assert acct.key not in logged
+    assert acct.key_id in logged

@@ -1,0 +1,74 @@
+"""Builds users, keys and connected accounts through the services (never hand-written SQL)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from leadwire.accounts import service as accounts_service
+from leadwire.platform.billing import ledger
+from leadwire.platform.db import transaction
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.users import SCOPES, create_user, issue_key, revoke_key
+
+
+@dataclass
+class TestAccount:
+    __test__ = False
+    user_id: str
+    key_id: str
+    key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+class AccountFactory:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+
+    async def create(
+        self, *, plan: str = "business", credits: int = 1000, scopes: list[str] | None = None
+    ) -> TestAccount:
+        async with transaction(self.runtime.sessionmaker) as session:
+            user = await create_user(session, email=f"{uuid.uuid4().hex[:10]}@test.example", plan=plan)
+            if credits:
+                await ledger.grant(session, user.id, credits)
+            issued = await issue_key(
+                session, user_id=user.id, scopes=list(SCOPES if scopes is None else scopes)
+            )
+        return TestAccount(user_id=user.id, key_id=issued.key_id, key=issued.key)
+
+    async def key(
+        self, user_id: str, *, scopes: list[str] | None = None, expires_in: timedelta | None = None
+    ) -> TestAccount:
+        async with transaction(self.runtime.sessionmaker) as session:
+            issued = await issue_key(
+                session,
+                user_id=user_id,
+                scopes=list(SCOPES if scopes is None else scopes),
+                expires_in=expires_in,
+            )
+        return TestAccount(user_id=user_id, key_id=issued.key_id, key=issued.key)
+
+    async def revoke(self, key_id: str) -> None:
+        async with transaction(self.runtime.sessionmaker) as session:
+            await revoke_key(session, key_id)
+
+    async def connect(
+        self, user_id: str, channel: str, *, status: str = "connected", provider: str = "sandbox"
+    ) -> str:
+        async with transaction(self.runtime.sessionmaker) as session:
+            account = await accounts_service.add_account(
+                session,
+                user_id=user_id,
+                channel=channel,
+                provider=provider,
+                display_name=f"{channel} test",
+                identifier=f"{channel}-id",
+            )
+            if status != "connected":
+                await accounts_service.set_status(session, account.id, status)
+        return account.id

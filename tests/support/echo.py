@@ -1,0 +1,109 @@
+"""A test-only plugin: the `test.echo` action and a creation route that drive the jobs engine.
+
+Loaded with `LEADWIRE_PLUGINS=tests.support.echo` (in-process tests pass it through Settings).
+The payload steers the handler: `sleep` seconds, `fail` code, `units` billed, `raise` an exception,
+`block_file` waits until that file exists (lets a test kill a worker mid-job deterministically).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from leadwire.platform.auth import Caller, require
+from leadwire.platform.billing.prices import Price
+from leadwire.platform.body import RequestModel, json_body, openapi_body
+from leadwire.platform.envelope import JSONResponse
+from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.jobs.service import create_job
+from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.session import Session
+
+ACTION = "test.echo"
+
+
+class EchoRequest(RequestModel):
+    message: str = "hello"
+    sleep: float = 0.0
+    fail: str | None = None
+    units: float = 0.0
+    max_units: float = 0.0
+    block_file: str | None = None
+    started_file: str | None = None
+    scheduled_in: float = 0.0
+
+
+async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    request = EchoRequest.model_validate(payload)
+    if request.started_file:
+        Path(request.started_file).write_text(f"{os.getpid()} {ctx.attempt}")
+    if request.block_file:
+        while not Path(request.block_file).exists():
+            await asyncio.sleep(0.05)
+    if request.sleep:
+        await asyncio.sleep(request.sleep)
+    await ctx.progress("echoing", 50.0)
+    ctx.bill(request.units)
+    if request.fail == "raise":
+        raise RuntimeError("echo asked to raise")
+    if request.fail:
+        raise JobFailure(request.fail)
+    return {"message": request.message, "attempt": ctx.attempt, "pid": os.getpid()}
+
+
+registry.register(
+    ActionSpec(
+        action=ACTION,
+        capability="research",
+        handler=run_echo,
+        timeout_seconds=float(os.environ.get("LEADWIRE_TEST_ECHO_TIMEOUT", "30")),
+        max_units=lambda payload: float(payload.get("max_units", 0.0)),
+        price_override=Price(Decimal("1.5")),
+    )
+)
+
+router = APIRouter(tags=["test"])
+
+
+@router.post("/api/v2/test/echo", openapi_extra=openapi_body(EchoRequest))
+async def create_echo(
+    session: Session,
+    caller: Caller = Depends(require("research:write", "task")),
+    idem: Idempotency = Depends(idempotent()),
+    body: EchoRequest = Depends(json_body(EchoRequest)),
+    runtime: Runtime = Depends(get_runtime),
+    wait: int | None = Depends(prefer_wait),
+) -> JSONResponse:
+    from datetime import timedelta
+
+    from leadwire.platform.time import utcnow
+
+    scheduled = utcnow() + timedelta(seconds=body.scheduled_in) if body.scheduled_in else None
+    job = await create_job(
+        session,
+        runtime.notifier,
+        caller,
+        action=ACTION,
+        payload=body.model_dump(),
+        scheduled_at=scheduled,
+        status="scheduled" if scheduled else "queued",
+        draining=runtime.draining,
+    )
+    return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+
+
+@router.get("/api/v2/test/boom")
+async def boom(caller: Caller = Depends(require("research:read", "read"))) -> JSONResponse:
+    raise RuntimeError("secret internal detail")
+
+
+@router.get("/api/v2/test/customs-probe")
+async def customs_probe(caller: Caller = Depends(require("customs:read", "read"))) -> JSONResponse:
+    return JSONResponse({"ok": True})
