@@ -81,6 +81,9 @@ def require(
         runtime: Runtime = Depends(get_runtime),
     ) -> Caller:
         caller = await authenticate(request, session)
+        # End the lookup's transaction: on SQLite it holds the write lock, and the idempotency claim
+        # that may follow runs in a transaction of its own.
+        await session.commit()
         request.state.caller = caller
         try:
             decision = await runtime.rate_limiter.check(

@@ -15,7 +15,7 @@ from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["jobs"])
-JobId = Path(description="job id from a creation response", max_length=64)
+JobId = Path(description="job id from a creation response")
 
 
 @router.get("/api/v2/jobs/{job_id}", responses=errors("task_not_found"))

@@ -1,0 +1,108 @@
+"""Reservation at creation, settlement at the end, release of the rest (DESIGN section 3)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+from sqlalchemy import func, select
+
+from leadwire.platform.db import transaction
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.runtime import Runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import create_echo, poll_job, running_worker
+
+
+async def _credits(client: httpx.AsyncClient, headers: dict[str, str]) -> dict[str, int]:
+    return assert_ok(await client.get("/api/v2/credits", headers=headers))["item"]
+
+
+async def test_reservation_then_settlement_rounds_up_once(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    # test.echo costs 1.5 credits a unit: 10 units max -> 15 reserved; 3 units -> ceil(4.5) = 5 charged.
+    job_id = assert_ok(await create_echo(client, acct.headers, {"max_units": 10, "units": 3}), 202)["item"][
+        "id"
+    ]
+    pending = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
+    assert pending["billing"] == {"status": "pending", "charged_credits": 0, "pending_units": 0.0}
+    assert await _credits(client, acct.headers) | {"updated_at": None} == {
+        "balance": 100,
+        "reserved": 15,
+        "available": 85,
+        "updated_at": None,
+    }
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["billing"] == {"status": "settled", "charged_credits": 5, "pending_units": 0.0}
+    credits = await _credits(client, acct.headers)
+    assert (credits["balance"], credits["reserved"], credits["available"]) == (95, 0, 95)
+
+
+async def test_charge_never_exceeds_the_reservation(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    job_id = assert_ok(await create_echo(client, acct.headers, {"max_units": 2, "units": 50}), 202)["item"][
+        "id"
+    ]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["billing"]["charged_credits"] == 3
+    assert (await _credits(client, acct.headers))["balance"] == 97
+
+
+async def test_failed_and_cancelled_jobs_cost_nothing(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    failing = assert_ok(
+        await create_echo(client, acct.headers, {"max_units": 4, "units": 4, "fail": "provider_error"}), 202
+    )
+    cancelled = assert_ok(
+        await create_echo(client, acct.headers, {"max_units": 4, "scheduled_in": 3600}), 202
+    )
+    assert_ok(await client.post(f"/api/v2/jobs/{cancelled['item']['id']}/cancel", headers=acct.headers))
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, failing["item"]["id"], until=("failed",))
+    assert job["billing"]["charged_credits"] == 0 and job["billing"]["status"] == "settled"
+    assert (await _credits(client, acct.headers)) | {"updated_at": None} == {
+        "balance": 100,
+        "reserved": 0,
+        "available": 100,
+        "updated_at": None,
+    }
+
+
+async def test_insufficient_credits_is_402_and_creates_no_job(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=10)
+    assert_error(await create_echo(client, acct.headers, {"max_units": 7}), 402, "insufficient_credits")
+    async with transaction(runtime.sessionmaker) as session:
+        assert await session.scalar(select(func.count()).select_from(Job)) == 0
+    assert (await _credits(client, acct.headers))["reserved"] == 0
+
+
+async def test_concurrent_reservations_never_overdraw(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    responses = await asyncio.gather(
+        *(create_echo(client, acct.headers, {"max_units": 10}) for _ in range(12))
+    )
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses.count(202) == 6 and statuses.count(402) == 6  # 6 x 15 = 90 <= 100 < 7 x 15
+    credits = await _credits(client, acct.headers)
+    assert credits["reserved"] == 90 and credits["available"] == 10
+
+
+async def test_not_billable_actions_reserve_nothing(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=0)
+    item = assert_ok(await create_echo(client, acct.headers, {"max_units": 0}), 202)["item"]
+    assert item["billing"]["status"] == "pending" and item["billing"]["charged_credits"] == 0

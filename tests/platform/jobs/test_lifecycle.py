@@ -1,0 +1,187 @@
+"""Job states and transitions of spec section 3, driven by the test-only `test.echo` action."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.users import SCOPES
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import create_echo, poll_job, running_worker
+
+JOB_FIELDS = {
+    "id",
+    "action",
+    "status",
+    "progress",
+    "resource",
+    "scheduled_at",
+    "started_at",
+    "finished_at",
+    "attempt_count",
+    "result",
+    "error",
+    "billing",
+}
+
+
+async def test_created_job_is_queued_with_every_public_field(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    item = assert_ok(await create_echo(client, acct.headers), 202)["item"]
+    assert item["id"].startswith("job_") and item["status"] == "queued" and item["action"] == "test.echo"
+    job = assert_ok(await client.get(f"/api/v2/jobs/{item['id']}", headers=acct.headers))["item"]
+    assert set(job) == JOB_FIELDS  # no `channel`: only outreach jobs carry it
+    assert job["result"] is None and job["error"] is None and job["attempt_count"] == 0
+    assert job["scheduled_at"].endswith("Z") and job["started_at"] is None
+
+
+async def test_worker_runs_job_to_succeeded(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers, {"message": "hi"}), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["result"]["message"] == "hi" and job["error"] is None
+    assert job["attempt_count"] == 1 and job["progress"] == {"stage": "succeeded", "percent": 100.0}
+    assert job["started_at"] and job["finished_at"]
+
+
+@pytest.mark.parametrize(("fail", "code"), [("provider_error", "provider_error"), ("raise", "handler_error")])
+async def test_failing_handler_fails_job_with_code(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, fail: str, code: str
+) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers, {"fail": fail}), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("failed",))
+    assert job["result"] is None and job["error"] == {"code": code}
+
+
+async def test_handler_past_its_timeout_fails_with_job_timeout(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    from leadwire.platform.jobs.registry import registry
+
+    spec = registry.get("test.echo")
+    monkeypatch.setitem(registry._specs, "test.echo", replace(spec, timeout_seconds=0.2))
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers, {"sleep": 5}), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("failed",))
+    assert job["error"] == {"code": "job_timeout"}
+
+
+async def test_cancel_queued_job_cancels_it(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers), 202)["item"]["id"]
+    item = assert_ok(await client.post(f"/api/v2/jobs/{job_id}/cancel", headers=acct.headers))["item"]
+    assert item["status"] == "cancelled" and item["finished_at"]
+
+
+async def test_cancel_scheduled_job_cancels_it(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    created = assert_ok(await create_echo(client, acct.headers, {"scheduled_in": 3600}), 202)["item"]
+    assert created["status"] == "scheduled"
+    item = assert_ok(await client.post(f"/api/v2/jobs/{created['id']}/cancel", headers=acct.headers))["item"]
+    assert item["status"] == "cancelled"
+
+
+async def test_cancel_running_job_is_job_already_running_and_leaves_it(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, tmp_path
+) -> None:
+    acct = await accounts.create()
+    gate, started = tmp_path / "gate", tmp_path / "started"
+    body = {"block_file": str(gate), "started_file": str(started)}
+    job_id = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]["id"]
+    async with running_worker(runtime):
+        await poll_job(client, acct.headers, job_id, until=("running",))
+        assert_error(
+            await client.post(f"/api/v2/jobs/{job_id}/cancel", headers=acct.headers),
+            409,
+            "job_already_running",
+        )
+        gate.write_text("go")
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["status"] == "succeeded"
+
+
+async def test_cancel_terminal_job_returns_it_unchanged(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers), 202)["item"]["id"]
+    async with running_worker(runtime):
+        done = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    again = assert_ok(await client.post(f"/api/v2/jobs/{job_id}/cancel", headers=acct.headers))["item"]
+    assert again == done
+    cancelled_id = assert_ok(await create_echo(client, acct.headers), 202)["item"]["id"]
+    first = assert_ok(await client.post(f"/api/v2/jobs/{cancelled_id}/cancel", headers=acct.headers))["item"]
+    second = assert_ok(await client.post(f"/api/v2/jobs/{cancelled_id}/cancel", headers=acct.headers))["item"]
+    assert first == second
+
+
+async def test_unknown_and_foreign_job_ids_are_task_not_found(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    alice = await accounts.create()
+    bob = await accounts.create()
+    job_id = assert_ok(await create_echo(client, alice.headers), 202)["item"]["id"]
+    assert_error(await client.get(f"/api/v2/jobs/{job_id}", headers=bob.headers), 404, "task_not_found")
+    assert_error(
+        await client.post(f"/api/v2/jobs/{job_id}/cancel", headers=bob.headers), 404, "task_not_found"
+    )
+    assert_error(await client.get("/api/v2/jobs/job_nope", headers=alice.headers), 404, "task_not_found")
+    assert_error(await client.get("/api/v2/jobs/" + "x" * 300, headers=alice.headers), 404, "task_not_found")
+
+
+async def test_reading_needs_the_capabilitys_read_scope_and_cancel_its_write_scope(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create()
+    job_id = assert_ok(await create_echo(client, owner.headers), 202)["item"]["id"]
+    reader = await accounts.key(owner.user_id, scopes=["research:read"])
+    outsider = await accounts.key(owner.user_id, scopes=[s for s in SCOPES if not s.startswith("research:")])
+    assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=reader.headers))
+    assert_error(
+        await client.get(f"/api/v2/jobs/{job_id}", headers=outsider.headers), 403, "permission_denied"
+    )
+    assert_error(
+        await client.post(f"/api/v2/jobs/{job_id}/cancel", headers=reader.headers), 403, "permission_denied"
+    )
+
+
+async def test_v1_outreach_job_lookup_hides_other_actions(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers), 202)["item"]["id"]
+    assert_error(
+        await client.get(f"/api/v1/outreach/jobs/{job_id}", headers=acct.headers), 404, "task_not_found"
+    )
+
+
+async def test_scheduled_job_waits_for_its_time(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers, {"scheduled_in": 1.0}), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["started_at"] >= job["scheduled_at"]
+
+
+async def test_draining_server_refuses_new_jobs_with_task_unavailable(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    runtime.draining = True
+    response = await create_echo(client, acct.headers)
+    assert_error(response, 503, "task_unavailable")
+    assert response.headers["retry-after"]

@@ -1,0 +1,188 @@
+"""Idempotency keys (spec section 1, DESIGN section 3): replay, conflict, in progress, expiry, takeover."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import httpx
+import pytest
+from sqlalchemy import func, select, update
+
+from leadwire.platform.db import transaction
+from leadwire.platform.idempotency_models import IdempotencyRecord
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.time import utcnow
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import create_echo, running_worker
+
+
+async def _job_count(runtime: Runtime) -> int:
+    async with transaction(runtime.sessionmaker) as session:
+        return int(await session.scalar(select(func.count()).select_from(Job)) or 0)
+
+
+async def test_same_key_same_body_replays_first_response_without_new_job(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    first = await create_echo(
+        client, acct.headers, {"message": "a", "units": 1}, **{"Idempotency-Key": "k-1"}
+    )
+    # Same JSON, other key order and spacing: still the same body.
+    second = await client.post(
+        "/api/v2/test/echo",
+        content=b'{ "units": 1,  "message": "a" }',
+        headers={**acct.headers, "Idempotency-Key": "k-1", "Content-Type": "application/json"},
+    )
+    assert first.status_code == second.status_code == 202
+    assert first.json() == second.json()
+    assert second.headers["idempotent-replayed"] == "true"
+    assert second.headers["x-request-id"] != first.json()["request_id"]
+    assert await _job_count(runtime) == 1
+
+
+async def test_same_key_other_body_is_idempotency_conflict(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    assert_ok(await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "k-2"}), 202)
+    response = await create_echo(client, acct.headers, {"message": "b"}, **{"Idempotency-Key": "k-2"})
+    assert_error(response, 409, "idempotency_conflict")
+
+
+async def test_key_is_scoped_to_api_key_and_path(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    other_key = await accounts.key(acct.user_id)
+    a = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "shared"})
+    b = await create_echo(client, other_key.headers, {"message": "a"}, **{"Idempotency-Key": "shared"})
+    assert a.json()["item"]["id"] != b.json()["item"]["id"]
+    assert await _job_count(runtime) == 2
+
+
+async def test_identical_request_in_progress_is_409_with_retry_after(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    async with transaction(runtime.sessionmaker) as session:  # a first request mid-creation
+        await _seed_record(session, acct.key_id, body=b'{"message":"a"}', state="in_progress")
+    response = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "busy"})
+    assert_error(response, 409, "idempotency_key_in_progress")
+    assert response.headers["retry-after"] == "1"
+
+
+async def test_abandoned_in_progress_record_is_taken_over_after_lock_timeout(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    async with transaction(runtime.sessionmaker) as session:
+        await _seed_record(
+            session, acct.key_id, body=b'{"message":"a"}', state="in_progress", age=timedelta(minutes=5)
+        )
+    response = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "busy"})
+    assert_ok(response, 202)
+    replay = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "busy"})
+    assert replay.json() == response.json()
+
+
+async def test_expired_record_is_forgotten(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    first = assert_ok(
+        await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "old"}), 202
+    )
+    async with transaction(runtime.sessionmaker) as session:
+        await session.execute(update(IdempotencyRecord).values(expires_at=utcnow() - timedelta(seconds=1)))
+    again = assert_ok(
+        await create_echo(client, acct.headers, {"message": "b"}, **{"Idempotency-Key": "old"}), 202
+    )
+    assert again["item"]["id"] != first["item"]["id"]
+
+
+async def test_error_responses_are_not_stored(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    bad = await client.post(
+        "/api/v2/test/echo", json={"sleep": "x"}, headers={**acct.headers, "Idempotency-Key": "retry-me"}
+    )
+    assert_error(bad, 400, "invalid_request")
+    fixed = await client.post(
+        "/api/v2/test/echo", json={"sleep": 0}, headers={**acct.headers, "Idempotency-Key": "retry-me"}
+    )
+    assert_ok(fixed, 202)
+
+
+async def test_insufficient_credits_is_not_stored(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=0)
+    body = {"max_units": 10}
+    assert_error(
+        await create_echo(client, acct.headers, body, **{"Idempotency-Key": "k"}), 402, "insufficient_credits"
+    )
+
+
+@pytest.mark.parametrize("key", [b"x" * 256, "héllo".encode(), b"tab\there", b""])
+async def test_invalid_keys_are_invalid_request(
+    client: httpx.AsyncClient, accounts: AccountFactory, key: bytes
+) -> None:
+    acct = await accounts.create()
+    headers = [(k.encode(), v.encode()) for k, v in acct.headers.items()] + [(b"Idempotency-Key", key)]
+    response = await client.post("/api/v2/test/echo", json={}, headers=headers)
+    assert_error(response, 400, "invalid_request", param="Idempotency-Key")
+
+
+async def test_replay_after_prefer_wait_returns_what_was_sent(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    async with running_worker(runtime):
+        first = await create_echo(client, acct.headers, {}, Prefer="wait=10", **{"Idempotency-Key": "w"})
+    assert first.status_code == 200
+    replay = await create_echo(client, acct.headers, {}, **{"Idempotency-Key": "w"})
+    assert replay.status_code == 200 and replay.json() == first.json()
+
+
+async def test_concurrent_identical_requests_create_one_job(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    responses = await asyncio.gather(
+        *(
+            create_echo(client, acct.headers, {"message": "same"}, **{"Idempotency-Key": "race"})
+            for _ in range(20)
+        )
+    )
+    created = [r for r in responses if r.status_code == 202]
+    assert created and all(r.json()["item"] == created[0].json()["item"] for r in created)
+    for r in responses:
+        if r.status_code != 202:
+            assert_error(r, 409, "idempotency_key_in_progress")
+    assert await _job_count(runtime) == 1
+
+
+async def _seed_record(
+    session, key_id: str, *, body: bytes, state: str, age: timedelta = timedelta(0)
+) -> None:
+    from leadwire.platform.idempotency import body_fingerprint
+    from leadwire.platform.ids import new_id
+
+    now = utcnow() - age
+    session.add(
+        IdempotencyRecord(
+            id=new_id("idem"),
+            api_key_id=key_id,
+            method="POST",
+            path="/api/v2/test/echo",
+            key="busy",
+            body_hash=body_fingerprint(body),
+            state=state,
+            locked_at=now,
+            created_at=now,
+            expires_at=now + timedelta(hours=24),
+        )
+    )

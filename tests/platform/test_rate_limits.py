@@ -1,0 +1,128 @@
+"""Per-key and account-wide rate limits, their headers, Redis storage, and the active-job limit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from leadwire.app import create_app
+from leadwire.config import Settings
+from leadwire.platform.plans import PLANS, RateLimit
+from leadwire.platform.runtime import build_runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import create_echo
+
+HEADERS = (
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-window-ms",
+    "x-user-ratelimit-limit",
+    "x-user-ratelimit-remaining",
+    "ratelimit-policy",
+    "ratelimit",
+)
+
+
+@pytest.fixture
+def tight_free_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = PLANS["free"]
+    limits = {**plan.rate_limits, "read": RateLimit(per_key=3, per_account=5, window_seconds=60)}
+    monkeypatch.setitem(PLANS, "free", dataclasses.replace(plan, rate_limits=limits, max_active_jobs=2))
+
+
+async def test_rate_limit_headers_on_every_authenticated_response(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(plan="pro")
+    ok = await client.get("/api/v2/credits", headers=acct.headers)
+    for name in HEADERS:
+        assert name in ok.headers, name
+    assert ok.headers["x-ratelimit-limit"] == "600" and ok.headers["x-ratelimit-window-ms"] == "60000"
+    assert int(ok.headers["x-ratelimit-remaining"]) == 599
+    error = await client.get("/api/v2/jobs/job_missing", headers=acct.headers)
+    assert error.status_code == 404 and "x-ratelimit-remaining" in error.headers
+
+
+async def test_key_limit_then_shared_account_limit(
+    client: httpx.AsyncClient, accounts: AccountFactory, tight_free_plan: None
+) -> None:
+    first = await accounts.create(plan="free")
+    second = await accounts.key(first.user_id)
+    for _ in range(3):
+        assert_ok(await client.get("/api/v2/credits", headers=first.headers))
+    limited = await client.get("/api/v2/credits", headers=first.headers)
+    assert_error(limited, 429, "api_key_rate_limit_exceeded")
+    assert int(limited.headers["retry-after"]) >= 1 and limited.headers["x-ratelimit-remaining"] == "0"
+    # The second key has its own key budget but shares the account's 5 requests: 3 used by the first key.
+    for _ in range(2):
+        assert_ok(await client.get("/api/v2/credits", headers=second.headers))
+    shared = await client.get("/api/v2/credits", headers=second.headers)
+    assert_error(shared, 429, "api_rate_limit_exceeded")
+    assert shared.headers["x-user-ratelimit-remaining"] == "0" and int(shared.headers["retry-after"]) >= 1
+    # v1, with a third key, counts against the same account budget.
+    third = await accounts.key(first.user_id)
+    assert_error(
+        await client.get("/api/v1/connect/accounts", headers=third.headers), 429, "api_rate_limit_exceeded"
+    )
+
+
+async def test_other_accounts_are_not_affected(
+    client: httpx.AsyncClient, accounts: AccountFactory, tight_free_plan: None
+) -> None:
+    busy = await accounts.create(plan="free")
+    calm = await accounts.create(plan="free")
+    for _ in range(4):
+        await client.get("/api/v2/credits", headers=busy.headers)
+    assert_ok(await client.get("/api/v2/credits", headers=calm.headers))
+
+
+async def test_request_classes_have_separate_budgets(
+    client: httpx.AsyncClient, accounts: AccountFactory, tight_free_plan: None
+) -> None:
+    acct = await accounts.create(plan="free")
+    for _ in range(3):
+        await client.get("/api/v2/credits", headers=acct.headers)
+    assert_error(
+        await client.get("/api/v2/credits", headers=acct.headers), 429, "api_key_rate_limit_exceeded"
+    )
+    assert_ok(await create_echo(client, acct.headers), 202)  # the task class is untouched
+
+
+async def test_active_job_limit_is_429_with_retry_after(
+    client: httpx.AsyncClient, accounts: AccountFactory, tight_free_plan: None
+) -> None:
+    acct = await accounts.create(plan="free")
+    assert_ok(await create_echo(client, acct.headers), 202)
+    job = assert_ok(await create_echo(client, acct.headers), 202)["item"]["id"]
+    third = await create_echo(client, acct.headers)
+    assert_error(third, 429, "api_rate_limit_exceeded")
+    assert third.headers["retry-after"]
+    assert_ok(await client.post(f"/api/v2/jobs/{job}/cancel", headers=acct.headers))
+    assert_ok(await create_echo(client, acct.headers), 202)
+
+
+async def test_redis_storage_shares_limits_between_processes(
+    settings: Settings, redis_url: str, tight_free_plan: None
+) -> None:
+    """Two runtimes (as two API processes would have) over one Redis share the account budget."""
+    settings = settings.model_copy(update={"redis_url": redis_url})
+    runtimes = [await build_runtime(settings), await build_runtime(settings)]
+    apps: list[FastAPI] = [create_app(runtime=r) for r in runtimes]
+    try:
+        acct = await AccountFactory(runtimes[0]).create(plan="free")
+        other_key = await AccountFactory(runtimes[0]).key(acct.user_id)
+        statuses = []
+        for i in range(6):
+            app = apps[i % 2]
+            headers = acct.headers if i < 3 else other_key.headers
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+                app.state.runtime = runtimes[i % 2]
+                statuses.append((await http.get("/api/v2/credits", headers=headers)).status_code)
+        assert statuses == [200, 200, 200, 200, 200, 429]
+    finally:
+        for runtime in runtimes:
+            await runtime.close()

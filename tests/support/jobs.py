@@ -1,0 +1,54 @@
+"""Helpers to drive and observe jobs in tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from leadwire.platform.jobs.runner import Worker
+from leadwire.platform.runtime import Runtime
+
+
+async def poll_job(
+    client: httpx.AsyncClient,
+    headers: dict[str, str],
+    job_id: str,
+    *,
+    until: tuple[str, ...],
+    timeout: float = 15.0,
+) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        response = await client.get(f"/api/v2/jobs/{job_id}", headers=headers)
+        assert response.status_code == 200, response.text
+        item: dict[str, Any] = response.json()["item"]
+        if item["status"] in until:
+            return item
+        if loop.time() > deadline:
+            raise AssertionError(f"job {job_id} stayed {item['status']}")
+        await asyncio.sleep(0.05)
+
+
+@contextlib.asynccontextmanager
+async def running_worker(runtime: Runtime, *, concurrency: int = 4) -> AsyncIterator[Worker]:
+    worker = Worker(runtime, concurrency=concurrency)
+    task = asyncio.create_task(worker.run())
+    try:
+        yield worker
+    finally:
+        await worker.shutdown(grace_seconds=2.0)
+        await task
+
+
+async def create_echo(
+    client: httpx.AsyncClient,
+    headers: dict[str, str],
+    body: dict[str, Any] | None = None,
+    **extra_headers: str,
+) -> httpx.Response:
+    return await client.post("/api/v2/test/echo", json=body or {}, headers={**headers, **extra_headers})
