@@ -68,6 +68,7 @@ def _migrate(settings: Settings) -> None:
 
 
 async def _with_session(settings: Settings, work: Callable[[Any], Awaitable[T]]) -> T:
+    import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
     from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 
     engine = make_engine(settings.resolved_database_url)
@@ -80,10 +81,14 @@ async def _with_session(settings: Settings, work: Callable[[Any], Awaitable[T]])
 
 def _admin(work: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
     settings = load_settings()
+    from sqlalchemy.exc import IntegrityError
+
     try:
         _emit(asyncio.run(_with_session(settings, work)))
     except (ValueError, LookupError) as exc:
         _fail(str(exc))
+    except IntegrityError:
+        _fail("conflicts with existing data (duplicate email, or an id that does not exist)")
 
 
 @app.command()

@@ -13,6 +13,7 @@ from leadwire.platform.crypto import SecretBox
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.time import utcnow
+from leadwire.platform.users import User
 
 
 async def add_account(
@@ -33,6 +34,8 @@ async def add_account(
         raise ValueError(f"provider for {channel} must be one of {', '.join(PROVIDERS_BY_CHANNEL[channel])}")
     if secret and box is None:
         raise ValueError("a secret needs the instance key to be stored")
+    if await session.get(User, user_id) is None:
+        raise LookupError(f"no user {user_id}")
     now = utcnow()
     account = ConnectAccount(
         id=new_id("acct"),
