@@ -5,11 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query
 
 from leadwire.accounts import service
-from leadwire.accounts.schemas import public_account
+from leadwire.accounts.schemas import ConnectAccountOut, public_account
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.envelope import JSONResponse, json_response, ok_items
 from leadwire.platform.errors import ApiError
 from leadwire.platform.openapi import errors
+from leadwire.platform.schemas import ItemsEnvelope, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["connect"])
@@ -31,7 +32,10 @@ async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONR
     return json_response(ok_items([public_account(a) for a in accounts]))
 
 
-@router.get("/api/v2/connect/accounts", responses=errors("invalid_request"))
+@router.get(
+    "/api/v2/connect/accounts",
+    responses={**documented(ItemsEnvelope[ConnectAccountOut]), **errors("invalid_request")},
+)
 async def list_accounts_v2(
     session: Session,
     caller: Caller = Depends(require("accounts:read", "read")),
@@ -40,7 +44,10 @@ async def list_accounts_v2(
     return await _list(session, caller, can_send)
 
 
-@router.get("/api/v1/connect/accounts", responses=errors("invalid_request"))
+@router.get(
+    "/api/v1/connect/accounts",
+    responses={**documented(ItemsEnvelope[ConnectAccountOut]), **errors("invalid_request")},
+)
 async def list_accounts_v1(
     session: Session,
     caller: Caller = Depends(require("accounts:read", "read")),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from leadwire.accounts.models import ConnectAccount
 from leadwire.platform.time import iso
@@ -28,3 +30,15 @@ def public_account(account: ConnectAccount) -> dict[str, Any]:
         "can_receive": account_can_receive(account),
         "created_at": iso(account.created_at),
     }
+
+
+class ConnectAccountOut(BaseModel):
+    account_id: str
+    channel: Literal["email", "linkedin", "whatsapp"]
+    provider: str
+    display_name: str
+    identifier: str
+    status: Literal["connected", "reconnect_required", "disconnected"]
+    can_send: bool
+    can_receive: bool
+    created_at: str

@@ -7,14 +7,24 @@ from fastapi import APIRouter, Depends
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing import ledger
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
+from pydantic import BaseModel
+
 from leadwire.platform.openapi import errors
+from leadwire.platform.schemas import ItemEnvelope, documented
 from leadwire.platform.session import Session
 from leadwire.platform.time import iso
 
 router = APIRouter(tags=["credits"])
 
 
-@router.get("/api/v2/credits", responses=errors())
+class CreditsOut(BaseModel):
+    balance: int
+    reserved: int
+    available: int
+    updated_at: str
+
+
+@router.get("/api/v2/credits", responses={**documented(ItemEnvelope[CreditsOut]), **errors()})
 async def get_credits(
     session: Session, caller: Caller = Depends(require("credits:read", "read"))
 ) -> JSONResponse:

@@ -11,6 +11,7 @@ from leadwire.platform.http import Idempotency, idempotent, respond
 from leadwire.platform.jobs import service
 from leadwire.platform.jobs.views import is_outreach, public_job
 from leadwire.platform.openapi import errors
+from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.session import Session
 
@@ -18,7 +19,9 @@ router = APIRouter(tags=["jobs"])
 JobId = Path(description="job id from a creation response")
 
 
-@router.get("/api/v2/jobs/{job_id}", responses=errors("task_not_found"))
+@router.get(
+    "/api/v2/jobs/{job_id}", responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")}
+)
 async def get_job(
     session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
 ) -> JSONResponse:
@@ -26,7 +29,10 @@ async def get_job(
     return json_response(ok_item(public_job(job)))
 
 
-@router.get("/api/v1/outreach/jobs/{job_id}", responses=errors("task_not_found"))
+@router.get(
+    "/api/v1/outreach/jobs/{job_id}",
+    responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
+)
 async def get_outreach_job_v1(
     session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
 ) -> JSONResponse:
@@ -36,7 +42,10 @@ async def get_outreach_job_v1(
     return json_response(ok_item(public_job(job)))
 
 
-@router.post("/api/v2/jobs/{job_id}/cancel", responses=errors("task_not_found", "job_already_running"))
+@router.post(
+    "/api/v2/jobs/{job_id}/cancel",
+    responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found", "job_already_running")},
+)
 async def cancel_job(
     session: Session,
     job_id: str = JobId,

@@ -11,6 +11,7 @@ import socket
 from datetime import timedelta
 from typing import Any
 
+from leadwire.platform import idempotency
 from leadwire.platform.db import transaction
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
@@ -116,12 +117,17 @@ class Worker:
             log.warning("rescued %d jobs with expired leases", len(rescued))
         if loop_time - self._last_prune >= PRUNE_EVERY_SECONDS:
             self._last_prune = loop_time
-            async with transaction(self.runtime.sessionmaker) as session:
-                pruned = await queue.prune_terminal(
-                    session, older_than=timedelta(days=self.settings.job_retention_days)
-                )
-            if pruned:
-                log.info("pruned %d terminal jobs", pruned)
+            await self.prune()
+
+    async def prune(self) -> None:
+        """Drop terminal jobs past the retention period and expired idempotency records."""
+        async with transaction(self.runtime.sessionmaker) as session:
+            jobs = await queue.prune_terminal(
+                session, older_than=timedelta(days=self.settings.job_retention_days)
+            )
+            keys = await idempotency.prune_expired(session)
+        if jobs or keys:
+            log.info("pruned %d terminal jobs and %d idempotency records", jobs, keys)
 
     async def _heartbeat_loop(self) -> None:
         while True:
