@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends
+from pydantic import BaseModel
 
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing import ledger
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from pydantic import BaseModel
-
 from leadwire.platform.openapi import errors
 from leadwire.platform.schemas import ItemEnvelope, documented
 from leadwire.platform.session import Session

@@ -11,8 +11,8 @@ from leadwire.platform.http import Idempotency, idempotent, respond
 from leadwire.platform.jobs import service
 from leadwire.platform.jobs.views import is_outreach, public_job
 from leadwire.platform.openapi import errors
-from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["jobs"])
