@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     port: int = 8000
     log_level: str = "info"
 
+    world_dir: Path | None = None  # default: <data_dir>/world
     sandbox_size: str = "default"
     sandbox_seed: int = 7
 
@@ -36,6 +37,14 @@ class Settings(BaseSettings):
     idempotency_ttl_hours: float = 24.0
     idempotency_lock_timeout_seconds: float = 60.0
     auth_cache_seconds: float = 2.0
+    # Outside services: `sandbox` (offline default) or the real provider.
+    search_provider: str = "sandbox"
+    exa_api_key: str | None = None
+    exa_base_url: str = "https://api.exa.ai"
+    contacts_provider: str = "sandbox"
+    hunter_api_key: str | None = None
+    hunter_base_url: str = "https://api.hunter.io/v2"
+
     # Extra modules loaded at start (routers and job actions of extensions; the tests use it too).
     plugins: str = ""
 
@@ -54,8 +63,8 @@ class Settings(BaseSettings):
         return self.resolved_database_url.startswith("sqlite")
 
     @property
-    def world_dir(self) -> Path:
-        return self.data_dir / "world"
+    def resolved_world_dir(self) -> Path:
+        return self.world_dir or self.data_dir / "world"
 
     @cached_property
     def resolved_secret_key(self) -> str:
