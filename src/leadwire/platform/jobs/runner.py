@@ -40,6 +40,7 @@ class Worker:
         self._stopping = asyncio.Event()
         self._slot_freed = asyncio.Event()
         self._last_prune = 0.0
+        self._last_rescue = float("-inf")
 
     @property
     def lease_seconds(self) -> float:
@@ -109,12 +110,15 @@ class Worker:
 
     async def _housekeeping(self) -> None:
         loop_time = asyncio.get_running_loop().time()
-        async with transaction(self.runtime.sessionmaker) as session:
-            rescued = await queue.rescue_expired(
-                session, self.runtime.notifier, max_attempts=self.settings.job_max_attempts
-            )
-        if rescued:
-            log.warning("rescued %d jobs with expired leases", len(rescued))
+        # A lease cannot expire faster than this, so looking more often only costs queries.
+        if loop_time - self._last_rescue >= min(self.lease_seconds / 4, self.settings.worker_poll_seconds):
+            self._last_rescue = loop_time
+            async with transaction(self.runtime.sessionmaker) as session:
+                rescued = await queue.rescue_expired(
+                    session, self.runtime.notifier, max_attempts=self.settings.job_max_attempts
+                )
+            if rescued:
+                log.warning("rescued %d jobs with expired leases", len(rescued))
         if loop_time - self._last_prune >= PRUNE_EVERY_SECONDS:
             self._last_prune = loop_time
             await self.prune()

@@ -7,6 +7,7 @@ row commit together or not at all.
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from datetime import datetime
 from typing import Any
 
@@ -128,8 +129,8 @@ async def settle_billing(session: AsyncSession, job: Job, *, units: float) -> No
         job.pending_units = 0.0
         return
     spec = registry.find(job.action)
-    per_unit = spec.price.per_unit if spec else 0
-    charge = credits_for(units, per_unit) if job.status == "succeeded" else 0  # type: ignore[arg-type]
+    per_unit = spec.price.per_unit if spec else Decimal(0)
+    charge = credits_for(units, per_unit) if job.status == "succeeded" else 0
     job.charged_credits = await ledger.settle(
         session, job.user_id, job.id, reserved=job.reserved_credits, charge=charge
     )
