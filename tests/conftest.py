@@ -149,3 +149,39 @@ def redis_url() -> str:
     except redis.RedisError as exc:
         service_missing(f"Redis ({exc})")
     return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def small_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small sandbox world (generator + search index) shared by the whole session."""
+    from datetime import date
+
+    from leadwire.sandbox.search_build import build_search_index
+    from leadwire.sandbox.world import build_world
+
+    world_dir = tmp_path_factory.mktemp("world") / "world"
+    # A fixed as_of keeps the world identical from run to run (ensure_world uses today's date).
+    build_world(world_dir, seed=7, size="small", as_of=date(2026, 11, 1), progress=False)
+    build_search_index(world_dir, progress=False)
+    return world_dir
+
+
+@pytest.fixture
+def world_settings(settings: Settings, small_world: Path) -> Settings:
+    return settings.model_copy(update={"world_dir": small_world})
+
+
+@pytest.fixture
+async def world_runtime(world_settings: Settings) -> AsyncIterator[Runtime]:
+    runtime = await build_runtime(world_settings)
+    yield runtime
+    await runtime.close()
+
+
+@pytest.fixture
+async def world_client(world_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    application = create_app(runtime=world_runtime)
+    async with application.router.lifespan_context(application):
+        transport = httpx.ASGITransport(app=application, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
+            yield http

@@ -6,12 +6,16 @@ import importlib
 
 from fastapi import APIRouter
 
+from leadwire.platform.runtime import Runtime
+from leadwire.providers.registry import build_providers
+
 ROUTERS = (
     "leadwire.accounts.routes",
     "leadwire.credits.routes",
     "leadwire.platform.jobs.routes",
+    "leadwire.research.routes",
 )
-JOB_MODULES: tuple[str, ...] = ()
+JOB_MODULES: tuple[str, ...] = ("leadwire.research.jobs",)
 
 
 def routers(plugins: tuple[str, ...] = ()) -> list[APIRouter]:
@@ -21,6 +25,11 @@ def routers(plugins: tuple[str, ...] = ()) -> list[APIRouter]:
         if router is not None:
             found.append(router)
     return found
+
+
+def install_services(runtime: Runtime) -> None:
+    """The provider adapters job handlers reach through `ctx.service(name)`."""
+    runtime.services.update(build_providers(runtime.settings))
 
 
 def load_job_handlers(extra: tuple[str, ...] = ()) -> None:

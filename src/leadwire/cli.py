@@ -6,7 +6,6 @@ Admin commands print one JSON object on stdout (an operator and test contract: k
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import signal
 import sys
@@ -17,6 +16,7 @@ from typing import Any, TypeVar
 import typer
 
 from leadwire.config import Settings, load_settings
+from leadwire.sandbox import cli as sandbox_cli
 
 T = TypeVar("T")
 
@@ -34,15 +34,10 @@ admin_app.add_typer(credits_app, name="credits")
 admin_app.add_typer(account_app, name="account")
 app.add_typer(admin_app, name="admin")
 
-if importlib.util.find_spec("leadwire.sandbox.cli") is not None:  # mounted once the sandbox slice exists
-    from leadwire.sandbox import cli as sandbox_cli
-
-    if hasattr(sandbox_cli, "sandbox_app"):
-        app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline sandbox world.")
-    if hasattr(sandbox_cli, "ingest_app"):
-        app.add_typer(
-            sandbox_cli.ingest_app, name="ingest", help="Ingest your own companies, people, documents, posts."
-        )
+app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline sandbox world.")
+app.add_typer(
+    sandbox_cli.ingest_app, name="ingest", help="Ingest your own companies, people, documents, posts."
+)
 
 
 def _emit(payload: dict[str, Any]) -> None:
@@ -145,17 +140,11 @@ async def _bootstrap_demo(settings: Settings) -> Any:
 
 
 def _ensure_world(settings: Settings) -> None:
-    if importlib.util.find_spec("leadwire.sandbox.world") is None:
-        return
-    from leadwire.sandbox import world
+    from leadwire.sandbox.setup import ensure_world
 
-    if not world.world_is_built(settings.world_dir):
-        sys.stderr.write(
-            f"Building the sandbox world ({settings.sandbox_size}) in {settings.world_dir} ...\n"
-        )
-        world.build_world(
-            settings.world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size, progress=True
-        )
+    world_dir = settings.resolved_world_dir
+    sys.stderr.write(f"Sandbox world ({settings.sandbox_size}) in {world_dir}\n")
+    ensure_world(world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size, progress=True)
 
 
 def _announce_demo(settings: Settings, demo: Any, host: str, port: int) -> None:
@@ -192,6 +181,7 @@ async def _run_worker(settings: Settings, concurrency: int | None) -> None:
     from leadwire.platform.runtime import build_runtime
 
     runtime = await build_runtime(settings)
+    capabilities.install_services(runtime)
     capabilities.load_job_handlers(settings.plugin_modules)
     worker_ = Worker(runtime, concurrency=concurrency)
     loop = asyncio.get_running_loop()

@@ -1,0 +1,303 @@
+"""Helpers shared by the benchmarks: child processes, readiness, temporary databases, figure lines.
+
+Benchmarks run as scripts (`.venv/bin/python bench/NAME.py`), so this module is imported as
+`_support`. Every child process gets PYTHONPATH=<repo> (for `bench.plugins.*` and `tests.support.*`)
+and no inherited `LEADWIRE_*` variable. All traffic stays on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+# The server the benchmarks create their temporary databases on (trust auth on loopback).
+PG_URL = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+# --- figures -----------------------------------------------------------------------------------------
+
+
+def fmt(value: float) -> str:
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    magnitude = abs(value)
+    if magnitude >= 100:
+        return f"{value:.0f}"
+    if magnitude >= 10:
+        return f"{value:.1f}"
+    if magnitude >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def emit(name: str, value: float, unit: str = "", note: str = "") -> None:
+    """One figure line: `name: value unit` (a parenthesised note may follow)."""
+    line = f"{name}: {fmt(value)}"
+    if unit:
+        line += f" {unit}"
+    if note:
+        line += f" ({note})"
+    print(line, flush=True)
+
+
+def emit_triple(
+    name: str,
+    value: float,
+    baseline: float,
+    unit: str,
+    *,
+    ratio: float,
+    target: str,
+    ratio_name: str | None = None,
+) -> None:
+    """The figure, its baseline from the same run, and the ratio the issue's target is stated in."""
+    emit(name, value, unit)
+    emit(f"{name}_baseline", baseline, unit)
+    emit(ratio_name or f"{name}_ratio", ratio, note=target)
+
+
+def note(text: str) -> None:
+    """A comment line (not a figure)."""
+    print(f"# {text}", flush=True)
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "missed"
+
+
+def safe_ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator else float("nan")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile, q in [0, 100]."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100.0
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+# --- processes ---------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def leadwire_cmd(*args: str) -> list[str]:
+    """`leadwire ARGS` from this venv (the console script a user runs)."""
+    script = BIN / "leadwire"
+    if script.exists():
+        return [str(script), *args]
+    return [sys.executable, "-m", "leadwire.cli", *args]
+
+
+def child_env(pycache: Path | None = None, **extra: str) -> dict[str, str]:
+    """The environment of a child process: no inherited LEADWIRE_*/PROCRASTINATE_* variables.
+
+    `pycache`: write bytecode under that prefix (as a normal installation does next to the sources),
+    even when this shell sets PYTHONDONTWRITEBYTECODE; a warm-up run fills it, so timed starts are
+    the "second start" of a real installation without touching the work tree.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LEADWIRE_", "PROCRASTINATE_"))}
+    env["PYTHONPATH"] = str(REPO)
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env.update(extra)
+    return env
+
+
+def leadwire_env(
+    data_dir: Path,
+    *,
+    database_url: str | None = None,
+    plugins: str = "",
+    pycache: Path | None = None,
+    **extra: str,
+) -> dict[str, str]:
+    env = child_env(pycache)
+    env.update(LEADWIRE_DATA_DIR=str(data_dir), LEADWIRE_LOG_LEVEL="warning", LEADWIRE_PLUGINS=plugins)
+    if database_url:
+        env["LEADWIRE_DATABASE_URL"] = database_url
+    env.update(extra)
+    return env
+
+
+class Process:
+    """A child process with its output in a log file; stopped with SIGTERM (then SIGKILL)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], log: Path, *, cwd: Path = REPO) -> None:
+        self.log = log
+        self.started = time.monotonic()
+        with log.open("ab") as out:
+            self.popen = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def tail(self, chars: int = 3000) -> str:
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
+
+    def stop(self, timeout: float = 20.0) -> None:
+        if self.popen.poll() is not None:
+            return
+        self.popen.send_signal(signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            self.popen.wait()
+
+
+@contextlib.contextmanager
+def running(argv: list[str], env: dict[str, str], log: Path, *, cwd: Path = REPO) -> Iterator[Process]:
+    process = Process(argv, env, log, cwd=cwd)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def run_checked(argv: list[str], env: dict[str, str], *, timeout: float = 120.0) -> str:
+    """Run a short command to completion; its stdout, or an error with its output."""
+    done = subprocess.run(argv, env=env, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def wait_http_ok(url: str, process: Process, *, timeout: float = 60.0, interval: float = 0.01) -> float:
+    """Seconds from the process start until `url` answered 200 (polled every `interval`)."""
+    deadline = time.monotonic() + timeout
+    with httpx.Client(timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if not process.alive():
+                raise RuntimeError(f"process exited {process.popen.returncode}:\n{process.tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if client.get(url).status_code == 200:
+                    return time.monotonic() - process.started
+            time.sleep(interval)
+    raise RuntimeError(f"{url} not ready after {timeout}s:\n{process.tail()}")
+
+
+def vm_rss_mb(pid: int) -> float:
+    """Resident set size of one process (VmRSS of /proc/<pid>/status) in MB (10^6 bytes)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def import_repo_module(name: str) -> ModuleType:
+    """Import a module by dotted path from the repository root (e.g. `bench.plugins.noop`)."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    return importlib.import_module(name)
+
+
+# --- services ----------------------------------------------------------------------------------------
+
+
+def _with_database(url: str, database: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", parts.query, parts.fragment))
+
+
+def postgres_reachable() -> bool:
+    async def probe() -> bool:
+        import asyncpg
+
+        try:
+            connection = await asyncpg.connect(PG_URL, timeout=3)
+        except Exception:
+            return False
+        await connection.close()
+        return True
+
+    return asyncio.run(probe())
+
+
+def redis_reachable() -> bool:
+    parts = urlsplit(REDIS_URL)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+async def _admin_sql(statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(PG_URL, timeout=10)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@contextlib.contextmanager
+def temp_postgres_database(tag: str) -> Iterator[str]:
+    """CREATE DATABASE bench_<tag>_<random>; yields its plain `postgresql://` URL; dropped at the end."""
+    name = f"bench_{tag}_{uuid.uuid4().hex[:10]}"
+    asyncio.run(_admin_sql(f'CREATE DATABASE "{name}"'))
+    try:
+        yield _with_database(PG_URL, name)
+    finally:
+        asyncio.run(_admin_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def sqlalchemy_url(postgres_url: str) -> str:
+    return postgres_url.replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+async def create_account(
+    database_url: str, *, plan: str = "business", keys: int = 1, credits: int = 0
+) -> tuple[str, list[tuple[str, str]]]:
+    """A user and `keys` all-scope API keys, through the services; (user_id, [(key_id, key)])."""
+    import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
+    from leadwire.platform.billing import ledger
+    from leadwire.platform.db import make_engine, make_sessionmaker, transaction
+    from leadwire.platform.users import SCOPES, create_user, issue_key
+
+    engine = make_engine(database_url)
+    try:
+        async with transaction(make_sessionmaker(engine)) as session:
+            user = await create_user(session, email=f"bench-{uuid.uuid4().hex[:12]}@bench.example", plan=plan)
+            if credits:
+                await ledger.grant(session, user.id, credits)
+            issued: list[Any] = [
+                await issue_key(session, user_id=user.id, scopes=list(SCOPES)) for _ in range(keys)
+            ]
+    finally:
+        await engine.dispose()
+    return user.id, [(i.key_id, i.key) for i in issued]

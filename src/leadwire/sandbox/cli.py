@@ -1,0 +1,100 @@
+"""Command line for the sandbox world: `sandbox build` generates it, `ingest <kind> FILE` loads your own
+rows into it. Both print one JSON line on stdout; progress and errors go to stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from leadwire.sandbox.ingest import ingest
+from leadwire.sandbox.setup import ensure_world
+from leadwire.sandbox.store import read_meta, world_is_built
+
+sandbox_app = typer.Typer(no_args_is_help=True, help="Build the offline sandbox world.")
+ingest_app = typer.Typer(no_args_is_help=True, help="Ingest your own companies, people, documents or posts.")
+
+
+class Size(StrEnum):
+    small = "small"
+    default = "default"
+    large = "large"
+
+
+def _data_dir(value: Path | None) -> Path:
+    return value if value is not None else Path(os.environ.get("LEADWIRE_DATA_DIR") or "./var")
+
+
+def _emit(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+
+
+DataDir = typer.Option(None, "--data-dir", help="Data directory (default: $LEADWIRE_DATA_DIR or ./var).")
+
+
+@sandbox_app.command("build")
+def build(
+    seed: int = typer.Option(7, "--seed", help="Random seed; the same seed and size give the same world."),
+    size: Size = typer.Option(Size.default, "--size", help="small (tests), default, or large (benchmarks)."),
+    data_dir: Path | None = DataDir,
+    force: bool = typer.Option(False, "--force", help="Rebuild even if a world is already there."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars on stderr."),
+) -> None:
+    """Generate the deterministic sandbox world into <data-dir>/world, then its search index."""
+    world_dir = _data_dir(data_dir) / "world"
+    if world_is_built(world_dir) and not force:
+        meta = read_meta(world_dir)
+        report = ensure_world(world_dir, seed=seed, size=size.value, progress=progress)
+        _emit(
+            {
+                **report,
+                "reason": "already built (use --force to rebuild)",
+                "seed": int(meta["seed"]) if meta.get("seed") else None,
+                "size": meta.get("size"),
+                "counts": json.loads(meta.get("counts", "{}")),
+            }
+        )
+        return
+    _emit(ensure_world(world_dir, seed=seed, size=size.value, progress=progress, force=True))
+
+
+def _ingest(kind: str, file: Path, data_dir: Path | None) -> None:
+    report = ingest(_data_dir(data_dir) / "world", kind, file)
+    _emit(report.to_dict())
+    if not report.accepted:
+        for err in report.errors:
+            where = f"line {err.line}" + (f", field {err.field}" if err.field else "")
+            sys.stderr.write(f"{file}: {where}: {err.message}\n")
+        raise typer.Exit(code=1)
+
+
+FileArg = typer.Argument(..., help="A .jsonl/.ndjson or .csv file.", exists=False)
+
+
+@ingest_app.command("companies")
+def ingest_companies(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
+    """Upsert companies by domain."""
+    _ingest("companies", file, data_dir)
+
+
+@ingest_app.command("people")
+def ingest_people(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
+    """Upsert people by LinkedIn profile URL."""
+    _ingest("people", file, data_dir)
+
+
+@ingest_app.command("documents")
+def ingest_documents(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
+    """Upsert web documents by URL."""
+    _ingest("documents", file, data_dir)
+
+
+@ingest_app.command("posts")
+def ingest_posts(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
+    """Upsert LinkedIn posts by URL."""
+    _ingest("posts", file, data_dir)

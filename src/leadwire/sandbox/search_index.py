@@ -1,0 +1,412 @@
+"""The local hybrid search engine over a sandbox world's ``documents``.
+
+Candidates come from FTS5 (term coverage, an all-terms and an any-term BM25 query,
+CJK bigrams) and from embedding neighbours (a coarse scan of reduced vectors); one
+fused score orders them. Filters are exact; ``user_location`` only boosts.
+Build and refresh live in ``search_build``; the lexical machinery in ``search_lexical``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from leadwire.providers.search import (
+    DEFAULT_TEXT_CAP,
+    SearchRequest,
+    SearchSource,
+    cap_text,
+    domain_matches,
+    normalise_domain,
+)
+from leadwire.sandbox import search_embed
+from leadwire.sandbox.search_build import REFRESH_KINDS, build_search_index, refresh_search_index
+from leadwire.sandbox.search_geo import find_countries
+from leadwire.sandbox.search_lexical import (
+    LexicalSettings,
+    TermStats,
+    all_terms_expression,
+    any_terms_expression,
+    cjk_ranked,
+    coverage,
+    domain_rowids,
+    plan_query,
+    ranked,
+    with_filters,
+)
+from leadwire.sandbox.search_store import (
+    CATEGORY_CODES,
+    MANIFEST_NAME,
+    IndexArrays,
+    connect_world,
+    load_arrays,
+)
+from leadwire.sandbox.search_text import ParsedQuery, any_of, parse_query, pick_highlights
+
+__all__ = [
+    "REFRESH_KINDS",
+    "LocalSearchIndex",
+    "RankWeights",
+    "build_search_index",
+    "refresh_search_index",
+    "register_search_refresh",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RankWeights:
+    """How the signals add up, and the candidate budgets; defaults are what the quality benchmark settled on."""
+
+    coverage: float = 1.0  # IDF share of the query's terms the document contains
+    lexical: float = 0.3  # BM25, scaled to the best candidate
+    vector: float = 0.25  # cosine of query and document embeddings
+    geo: float = 0.4  # document country is a country the query names ("... in Germany")
+    location: float = 0.15  # document country equals user_location
+    title: float = 2.0  # BM25 weight of a title match against a body match
+    site: float = 0.5  # BM25 weight of a match in the site's home-page context
+    lexical_candidates: int = 200
+    coverage_candidates: int = 300
+    vector_candidates: int = 100
+    # Terms in more than this share of documents say little and cost a full doclist scan: not matched.
+    max_df_fraction: float = 0.2
+    # The any-term query ranks every posting of its terms; past this many it keeps only the rarest terms.
+    or_postings_budget: int = 40_000
+
+    def lexical_settings(self) -> LexicalSettings:
+        return LexicalSettings(
+            title_weight=self.title,
+            site_weight=self.site,
+            max_df_fraction=self.max_df_fraction,
+            or_postings_budget=self.or_postings_budget,
+        )
+
+
+@dataclass(slots=True)
+class _Candidate:
+    rowid: int
+    bm25: float = 0.0
+    cjk: float = 0.0
+    coverage: float = 0.0
+    cosine: float = 0.0
+    country: str = ""
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    """A request as the ranking sees it: terms without the country names, which become a boost."""
+
+    parsed: ParsedQuery
+    countries: frozenset[str]
+    category: str | None
+    domains: list[str]
+    location: str | None
+
+    @classmethod
+    def of(cls, request: SearchRequest) -> _Query:
+        rest, countries = find_countries(request.query)
+        parsed = parse_query(rest)
+        if parsed.empty:  # the query is only a place: its words are all there is to match
+            parsed = parse_query(request.query)
+        return cls(
+            parsed=parsed,
+            countries=countries,
+            category=request.category,
+            domains=[normalise_domain(d) for d in request.include_domains],
+            location=request.user_location.upper() if request.user_location else None,
+        )
+
+
+@dataclass(slots=True)
+class _Loaded:
+    """What every thread shares: the current vectors and term statistics, and which world file they belong to."""
+
+    stamp: tuple[int, int] | None = None
+    epoch: int = 0
+    arrays: IndexArrays | None = None
+    stats: TermStats = field(default_factory=TermStats)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LocalSearchIndex:
+    """Synchronous searches over one world directory; safe to share between threads."""
+
+    def __init__(
+        self,
+        world_dir: Path | str,
+        *,
+        text_cap: int = DEFAULT_TEXT_CAP,
+        weights: RankWeights | None = None,
+    ) -> None:
+        self.world_dir = Path(world_dir)
+        self.text_cap = text_cap
+        self.weights = weights or RankWeights()
+        self._settings = self.weights.lexical_settings()
+        self._local = threading.local()
+        self._loaded = _Loaded()
+
+    def search(self, request: SearchRequest) -> list[SearchSource]:
+        """The ``request.limit`` best documents passing the request's filters, best first."""
+        return self._sources(self._rank(request)[: request.limit], parse_query(request.query))
+
+    def raw_fts(self, request: SearchRequest) -> list[int]:
+        """Rowids of plain FTS5 BM25 over title and text (any-term MATCH, same filters).
+
+        The baseline the benchmarks compare the fused ranking with: no site context,
+        no coverage, no location intent, no embeddings.
+        """
+        parsed = parse_query(request.query)
+        if not parsed.terms:
+            return []
+        self._arrays()
+        domains = [normalise_domain(d) for d in request.include_domains]
+        expression = with_filters(f"{{title text}} : ({any_of(parsed.terms)})", request.category, domains)
+        rows = self._connection().execute(
+            "SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?",
+            (expression, request.limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None
+
+    # -- ranking ----------------------------------------------------------------------------
+
+    def _rank(self, request: SearchRequest) -> list[_Candidate]:
+        """Every candidate that passes the filters, scored and ordered (ties by rowid)."""
+        query = _Query.of(request)
+        arrays = self._arrays()  # first: it notices a refresh or a rebuilt world
+        con = self._connection()
+        pool: dict[int, _Candidate] = {}
+        self._lexical(con, arrays, query, pool)
+        query_vector = search_embed.encode_query(request.query) if arrays is not None else None
+        if arrays is not None and query_vector is not None:
+            self._vector_candidates(con, arrays, query_vector, query, pool)
+        survivors = _apply_filters(con, pool, query.category, query.domains)
+        if arrays is not None and query_vector is not None:
+            _fill_cosines(arrays, query_vector, survivors)
+        self._score(survivors, query)
+        survivors.sort(key=lambda c: (-c.score, c.rowid))
+        return survivors
+
+    def _lexical(
+        self, con: sqlite3.Connection, arrays: IndexArrays | None, query: _Query, pool: dict[int, _Candidate]
+    ) -> None:
+        settings, limit, w = self._settings, self.weights.lexical_candidates, self.weights
+        parsed, category, domains = query.parsed, query.category, query.domains
+        if parsed.terms:
+            plan = plan_query(con, parsed, self._loaded.stats, settings)
+            rowids, shares = coverage(con, plan, category, domains, settings)
+            # The cut already counts the country boost, or "X in Mexico" would keep only the X of elsewhere.
+            preference = w.coverage * shares + w.geo * _in_countries(arrays, rowids, query.countries)
+            keep = _top(preference, rowids, w.coverage_candidates)
+            for rowid in rowids[keep].tolist():
+                pool.setdefault(rowid, _Candidate(rowid))
+            for expression in (all_terms_expression(plan), any_terms_expression(plan)):
+                if expression is None:
+                    continue
+                for rowid, score in ranked(con, with_filters(expression, category, domains), settings, limit):
+                    candidate = pool.setdefault(rowid, _Candidate(rowid))
+                    candidate.bm25 = max(candidate.bm25, score)
+            _fill_coverage(rowids, shares, pool)
+        if parsed.bigrams:
+            for rowid, score in cjk_ranked(con, parsed.bigrams, limit * 4):
+                pool.setdefault(rowid, _Candidate(rowid)).cjk = score
+
+    def _vector_candidates(
+        self,
+        con: sqlite3.Connection,
+        arrays: IndexArrays,
+        query_vector: np.ndarray,
+        query: _Query,
+        pool: dict[int, _Candidate],
+    ) -> None:
+        if len(arrays.rowids) == 0:
+            return
+        w = self.weights
+        scores = w.vector * (np.asarray(arrays.coarse) @ (query_vector @ arrays.projection))
+        if query.countries:
+            scores += w.geo * np.isin(np.asarray(arrays.countries), list(query.countries))
+        if query.category is not None:
+            scores = np.where(np.asarray(arrays.categories) == CATEGORY_CODES[query.category], scores, -np.inf)
+        if query.domains:
+            scores = np.where(_rows_mask(arrays.rowids, domain_rowids(con, query.domains)), scores, -np.inf)
+        k = min(w.vector_candidates, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        for row in top[np.isfinite(scores[top])]:
+            rowid = int(arrays.rowids[row])
+            pool.setdefault(rowid, _Candidate(rowid))
+
+    def _score(self, candidates: list[_Candidate], query: _Query) -> None:
+        if not candidates:
+            return
+        w = self.weights
+        top_bm25 = max(c.bm25 for c in candidates) or 1.0
+        top_cjk = max(c.cjk for c in candidates) or 1.0
+        for c in candidates:
+            # CJK bigrams stand in for coverage and BM25 alike: a Chinese query has no Latin terms.
+            cjk = c.cjk / top_cjk
+            c.score = (
+                w.coverage * max(c.coverage, cjk)
+                + w.lexical * max(c.bm25 / top_bm25, cjk)
+                + w.vector * c.cosine
+                + w.geo * (c.country in query.countries)
+                + w.location * (c.country == query.location)
+            )
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _sources(self, best: list[_Candidate], parsed: ParsedQuery) -> list[SearchSource]:
+        if not best:
+            return []
+        columns = "rowid, url, title, published_date, author, image, text"
+        rows = {int(r[0]): r for r in _fetch(self._connection(), columns, [c.rowid for c in best])}
+        sources: list[SearchSource] = []
+        for candidate in best:
+            row = rows.get(candidate.rowid)
+            if row is None:
+                continue
+            _, url, title, published, author, image, text = row
+            sources.append(
+                SearchSource(
+                    url=url,
+                    title=title or "",
+                    published_date=published,
+                    author=author,
+                    image=image,
+                    highlights=pick_highlights(text or "", parsed),
+                    text=cap_text(text or "", self.text_cap),
+                )
+            )
+        return sources
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        con: sqlite3.Connection | None = getattr(self._local, "con", None)
+        if con is not None and getattr(self._local, "epoch", -1) == self._loaded.epoch:
+            return con
+        if con is not None:
+            con.close()
+        con = connect_world(self.world_dir, readonly=True)
+        self._local.con, self._local.epoch = con, self._loaded.epoch
+        return con
+
+    def _arrays(self) -> IndexArrays | None:
+        """The current vector generation; re-read when a refresh landed or the world was rebuilt."""
+        stamp = (_stat(self.world_dir / MANIFEST_NAME, "mtime"), _stat(self.world_dir / "world.db", "inode"))
+        loaded = self._loaded
+        if stamp == loaded.stamp:
+            return loaded.arrays
+        with loaded.lock:
+            if stamp != loaded.stamp:
+                loaded.arrays = load_arrays(self.world_dir)
+                loaded.stats = TermStats()
+                if loaded.stamp is None or stamp[1] != loaded.stamp[1]:
+                    loaded.epoch += 1  # a new world.db file: every thread reconnects
+                loaded.stamp = stamp
+            return loaded.arrays
+
+
+def _top(scores: np.ndarray, rowids: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` highest scores, ties to the lower rowid, so the cut is deterministic."""
+    if len(scores) <= k:
+        return np.arange(len(scores))
+    order = np.lexsort((rowids, -scores))
+    return order[:k]
+
+
+def _in_countries(arrays: IndexArrays | None, rowids: np.ndarray, countries: frozenset[str]) -> np.ndarray:
+    if arrays is None or not countries or len(rowids) == 0:
+        return np.zeros(len(rowids))
+    codes = [c.encode("ascii") for c in countries]
+    return np.isin(arrays.countries_of(rowids), codes).astype(float)
+
+
+def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, _Candidate]) -> None:
+    """Coverage for candidates that entered through BM25 rather than through the coverage cut."""
+    if len(rowids) == 0:
+        return
+    wanted = np.fromiter(pool, dtype=np.int64, count=len(pool))
+    at = np.minimum(np.searchsorted(rowids, wanted), len(rowids) - 1)
+    for rowid, index, hit in zip(wanted.tolist(), at.tolist(), (rowids[at] == wanted).tolist(), strict=True):
+        if hit:
+            pool[rowid].coverage = float(shares[index])
+
+
+def _rows_mask(rowids: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    mask = np.zeros(len(rowids), dtype=bool)
+    if len(allowed) and len(rowids):
+        at = np.minimum(np.searchsorted(rowids, allowed), len(rowids) - 1)
+        mask[at[rowids[at] == allowed]] = True
+    return mask
+
+
+def _apply_filters(
+    con: sqlite3.Connection, pool: dict[int, _Candidate], category: str | None, domains: list[str]
+) -> list[_Candidate]:
+    """Exact filters on the pooled candidates (the MATCH pre-filters are only a first cut)."""
+    survivors: list[_Candidate] = []
+    for rowid, doc_category, domain, country in _fetch(con, "rowid, category, domain, country", sorted(pool)):
+        if category is not None and doc_category != category:
+            continue
+        if domains and not domain_matches(domain or "", domains):
+            continue
+        candidate = pool[int(rowid)]
+        candidate.country = (country or "").upper()
+        survivors.append(candidate)
+    return survivors
+
+
+def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: list[_Candidate]) -> None:
+    if not candidates or len(arrays.rowids) == 0:
+        return
+    wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
+    rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
+    present = arrays.rowids[rows] == wanted
+    cosines = np.asarray(arrays.vectors[rows[present]], dtype=np.float32) @ query_vector
+    # A document ingested since the last refresh has no vector yet; it ranks on its words alone.
+    with_vectors = [c for c, ok in zip(candidates, present.tolist(), strict=True) if ok]
+    for candidate, cosine in zip(with_vectors, cosines.tolist(), strict=True):
+        candidate.cosine = cosine
+
+
+def _fetch(con: sqlite3.Connection, columns: str, rowids: list[int]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for start in range(0, len(rowids), 500):
+        part = rowids[start : start + 500]
+        placeholders = ",".join("?" * len(part))
+        out.extend(con.execute(f"SELECT {columns} FROM documents WHERE rowid IN ({placeholders})", part))
+    return out
+
+
+def _stat(path: Path, what: str) -> int:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return -1
+    return info.st_mtime_ns if what == "mtime" else info.st_ino
+
+
+def _on_world_changed(world_dir: Path, kind: str) -> None:
+    refresh_search_index(world_dir, kind)
+
+
+def register_search_refresh() -> None:
+    """Refresh the index whenever an ingest reports changed documents (idempotent)."""
+    from leadwire.sandbox.hooks import register_world_changed
+
+    register_world_changed(_on_world_changed)
+
+
+# Whoever searches the world also keeps its index fresh after ingests in the same process.
+register_search_refresh()

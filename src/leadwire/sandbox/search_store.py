@@ -1,0 +1,151 @@
+"""On-disk layout of the search index's vectors, shared by the builder and the reader.
+
+Each write is a new generation of ``.npy`` files; ``search_index.json`` is replaced last,
+so a reader either sees the old generation whole or the new one whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from leadwire.sandbox.search_embed import EMBEDDING_DIM, MODEL_NAME
+
+MANIFEST_NAME = "search_index.json"
+COARSE_DIM = 128
+CATEGORY_CODES: dict[str, int] = {
+    "company": 0,
+    "news": 1,
+    "financial report": 2,
+    "people": 3,
+    "personal site": 4,
+}
+_ARRAYS = ("rowids", "vectors", "coarse", "categories", "countries", "projection")
+
+
+def connect_world(world_dir: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """A connection to ``world.db`` that waits for writers instead of failing."""
+    path = Path(world_dir) / "world.db"
+    if readonly:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+    else:
+        con = sqlite3.connect(path, timeout=30)
+    con.execute("PRAGMA busy_timeout = 30000")
+    return con
+
+
+@dataclass(frozen=True, slots=True)
+class IndexArrays:
+    """Vectors of the indexed documents, rows sorted by document rowid."""
+
+    rowids: np.ndarray  # (n,) int64, ascending
+    vectors: np.ndarray  # (n, 512) float16, L2-normalised
+    coarse: np.ndarray  # (n, COARSE_DIM) float32: vectors @ projection
+    categories: np.ndarray  # (n,) int8, CATEGORY_CODES or -1
+    countries: np.ndarray  # (n,) S2, the document's subject country (alpha-2) or b""
+    projection: np.ndarray  # (512, COARSE_DIM) float32
+
+    @classmethod
+    def from_vectors(
+        cls,
+        *,
+        rowids: np.ndarray,
+        vectors: np.ndarray,
+        categories: np.ndarray,
+        countries: np.ndarray,
+        projection: np.ndarray,
+    ) -> IndexArrays:
+        order = np.argsort(rowids, kind="stable")
+        return cls(
+            rowids=np.asarray(rowids[order], dtype=np.int64),
+            vectors=np.asarray(vectors[order], dtype=np.float16),
+            coarse=np.asarray(vectors[order], dtype=np.float32) @ projection,
+            categories=np.asarray(categories[order], dtype=np.int8),
+            countries=np.asarray(countries[order], dtype="S2"),
+            projection=projection,
+        )
+
+    def replace_rows(
+        self,
+        *,
+        removed: np.ndarray,
+        rowids: np.ndarray,
+        vectors: np.ndarray,
+        categories: np.ndarray,
+        countries: np.ndarray,
+    ) -> IndexArrays:
+        """A copy without the ``removed`` rowids and with the given rows added (or replaced)."""
+        keep = ~np.isin(self.rowids, np.concatenate([removed, rowids]))
+        return IndexArrays.from_vectors(
+            rowids=np.concatenate([self.rowids[keep], rowids]),
+            vectors=np.concatenate([np.asarray(self.vectors[keep], dtype=np.float32), vectors]),
+            categories=np.concatenate([self.categories[keep], categories]),
+            countries=np.concatenate([self.countries[keep], countries.astype("S2")]),
+            projection=self.projection,
+        )
+
+    def countries_of(self, rowids: np.ndarray) -> np.ndarray:
+        """Subject country of each rowid (b"" for one without a vector yet)."""
+        if len(self.rowids) == 0:
+            return np.full(len(rowids), b"", dtype="S2")
+        at = np.minimum(np.searchsorted(self.rowids, rowids), len(self.rowids) - 1)
+        return np.where(self.rowids[at] == rowids, self.countries[at], b"")
+
+
+def read_manifest(world_dir: Path) -> dict[str, Any] | None:
+    path = Path(world_dir) / MANIFEST_NAME
+    try:
+        data = json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_arrays(world_dir: Path, arrays: IndexArrays, previous: dict[str, Any] | None) -> dict[str, Any]:
+    """Write a new generation and point the manifest at it; the previous generation's files go."""
+    generation = int(previous.get("generation", 0)) + 1 if previous else 1
+    files: dict[str, str] = {}
+    for name in _ARRAYS:
+        filename = f"search_{name}.g{generation}.npy"
+        tmp = world_dir / (filename + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.save(handle, getattr(arrays, name))
+        os.replace(tmp, world_dir / filename)
+        files[name] = filename
+    manifest = {
+        "generation": generation,
+        "count": len(arrays.rowids),
+        "dim": EMBEDDING_DIM,
+        "coarse_dim": int(arrays.projection.shape[1]),
+        "model": MODEL_NAME,
+        "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "files": files,
+    }
+    tmp_manifest = world_dir / (MANIFEST_NAME + ".tmp")
+    tmp_manifest.write_text(json.dumps(manifest, indent=2))
+    os.replace(tmp_manifest, world_dir / MANIFEST_NAME)
+    # Readers that mapped the old files keep them until they let go; unlinking is safe on POSIX.
+    for name in (previous or {}).get("files", {}).values():
+        if name not in files.values():
+            (world_dir / name).unlink(missing_ok=True)
+    return manifest
+
+
+def load_arrays(world_dir: Path, manifest: dict[str, Any] | None = None) -> IndexArrays | None:
+    """Memory-map the current generation; None when there is no index (or it vanished mid-read)."""
+    manifest = manifest if manifest is not None else read_manifest(world_dir)
+    if manifest is None:
+        return None
+    files = manifest.get("files", {})
+    try:
+        loaded = {name: np.load(Path(world_dir) / files[name], mmap_mode="r") for name in _ARRAYS}
+    except (KeyError, FileNotFoundError, ValueError):
+        return None
+    return IndexArrays(**loaded)

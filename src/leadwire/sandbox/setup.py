@@ -1,0 +1,27 @@
+"""Makes a usable sandbox world: the generated tables and, on top of them, the search index.
+
+A world rebuild replaces the whole world folder (index included), so the index is built after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from leadwire.sandbox.search_build import build_search_index
+from leadwire.sandbox.search_store import read_manifest
+from leadwire.sandbox.store import world_is_built
+from leadwire.sandbox.world import build_world
+
+
+def ensure_world(
+    world_dir: Path, *, seed: int, size: str, progress: bool, force: bool = False
+) -> dict[str, Any]:
+    """Build what is missing; returns what was built with its figures."""
+    report: dict[str, Any] = {"world_dir": str(world_dir), "built": False, "indexed": False}
+    if force or not world_is_built(world_dir):
+        report.update(built=True, **build_world(world_dir, seed=seed, size=size, progress=progress).to_dict())
+    if report["built"] or read_manifest(world_dir) is None:
+        stats = build_search_index(world_dir, progress=progress)
+        report.update(indexed=True, index=getattr(stats, "to_dict", lambda: repr(stats))())
+    return report
