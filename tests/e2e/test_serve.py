@@ -48,6 +48,27 @@ def test_serve_bootstraps_demo_account_and_serves_credits(tmp_path: Path) -> Non
     assert key not in log2.read_text()
 
 
+def test_first_start_builds_the_world_and_research_runs_on_it(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+    port = free_port()
+    env = process_env(data_dir, LEADWIRE_PORT=str(port), LEADWIRE_SANDBOX_SIZE="small")
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
+    with leadwire_process(["serve"], env, log) as process:
+        wait_ready(base, process, log, timeout=120)
+        assert (data_dir / "world" / "world.db").exists() and (data_dir / "world" / "search_index.json").exists()
+        key = (data_dir / "demo-api-key").read_text().strip()
+        headers = {"Authorization": f"Bearer {key}", "Prefer": "wait=30"}
+        response = httpx.post(
+            f"{base}/api/v2/research/public-web", json={"queries": ["software company"], "search_limit": 2},
+            headers=headers, timeout=40,
+        )
+        assert response.status_code == 200, response.text
+        job = response.json()["item"]
+        assert job["status"] == "succeeded" and job["result"]["status"] == "complete"
+        assert job["result"]["results"][0]["sources"]
+
+
 def test_admin_cli_contract(tmp_path: Path) -> None:
     import json
     import subprocess
