@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from leadwire import capabilities
@@ -62,7 +63,7 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
-    unavailable = isinstance(exc, ConnectionError | OperationalError | InterfaceError) or (
+    unavailable = isinstance(exc, ConnectionError | OperationalError | InterfaceError | PoolTimeoutError) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated
     )
     if not unavailable:
@@ -119,6 +120,7 @@ def create_app(
     app.add_exception_handler(OperationalError, _database_error)
     app.add_exception_handler(DBAPIError, _database_error)
     app.add_exception_handler(ConnectionError, _database_error)
+    app.add_exception_handler(PoolTimeoutError, _database_error)
     app.include_router(health.router)
     capabilities.load_job_handlers(settings.plugin_modules)
     for router in capabilities.routers(settings.plugin_modules):

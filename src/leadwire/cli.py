@@ -125,7 +125,18 @@ def worker(concurrency: int | None = typer.Option(None, min=1, max=256)) -> None
     """A job worker process; SIGTERM stops claiming and lets running jobs finish."""
     settings = load_settings()
     _prepare(settings)
-    asyncio.run(_run_worker(settings, concurrency))
+    _run_fast(_run_worker(settings, concurrency))
+
+
+def _run_fast(coro: Awaitable[None]) -> None:
+    """Run on uvloop when installed (uvicorn's `standard` extra brings it), else asyncio's loop."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)  # type: ignore[arg-type]
+        return
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(coro)  # type: ignore[arg-type]
 
 
 async def _bootstrap_demo(settings: Settings) -> Any:

@@ -36,6 +36,7 @@ class Settings(BaseSettings):
     shutdown_grace_seconds: float = 20.0
     idempotency_ttl_hours: float = 24.0
     idempotency_lock_timeout_seconds: float = 60.0
+    # Key lookups are cached this long per process: revocation and expiry apply within it.
     auth_cache_seconds: float = 2.0
     # Outside services: `sandbox` (offline default) or the real provider.
     search_provider: str = "sandbox"

@@ -6,8 +6,10 @@ applies the plan's capability check and the rate limits, and checks the scope, i
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,7 +20,9 @@ from leadwire.platform.plans import Plan, get_plan
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.session import Session
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import find_key
+from leadwire.platform.users import digest_key, find_key
+
+_KEY_CACHE_MAX = 10_000
 
 
 @dataclass(frozen=True)
@@ -47,21 +51,62 @@ def _raw_key(request: Request) -> str:
     return api_key.strip()
 
 
-async def authenticate(request: Request, session: AsyncSession) -> Caller:
+@dataclass(frozen=True)
+class _KeyRecord:
+    """What a request needs to know about a key; cached for `auth_cache_seconds`."""
+
+    key_id: str
+    user_id: str
+    plan: str
+    scopes: frozenset[str]
+    revoked: bool
+    expires_at: datetime | None
+    fetched_at: float
+
+
+async def _lookup(session: AsyncSession, runtime: Runtime, raw: str) -> _KeyRecord | None:
+    ttl = runtime.settings.auth_cache_seconds
+    digest = digest_key(raw)
+    now = time.monotonic()
+    cached: _KeyRecord | None = runtime.key_cache.get(digest)
+    if cached is not None and now - cached.fetched_at < ttl:
+        return cached
+    found = await find_key(session, raw)
+    if found is None:
+        return None
+    key, user = found
+    record = _KeyRecord(
+        key_id=key.id,
+        user_id=user.id,
+        plan=user.plan,
+        scopes=frozenset(key.scopes),
+        revoked=key.revoked_at is not None,
+        expires_at=key.expires_at,
+        fetched_at=now,
+    )
+    if ttl > 0:
+        if len(runtime.key_cache) >= _KEY_CACHE_MAX:
+            runtime.key_cache.clear()
+        runtime.key_cache[digest] = record
+    return record
+
+
+async def authenticate(request: Request, session: AsyncSession, runtime: Runtime) -> Caller:
     raw = _raw_key(request)
     if not raw.startswith(("lw_live_", "lw_test_")) or len(raw) > 200:
         raise ApiError("api_key_invalid")
-    found = await find_key(session, raw)
-    if found is None:
+    record = await _lookup(session, runtime, raw)
+    if record is None:
         raise ApiError("api_key_invalid")
-    key, user = found
-    if key.revoked_at is not None:
+    if record.revoked:
         raise ApiError("api_key_revoked")
-    if key.expires_at is not None and key.expires_at <= utcnow():
+    if record.expires_at is not None and record.expires_at <= utcnow():
         raise ApiError("api_key_expired")
-    key_id_var.set(key.id)
-    request.state.key_id = key.id
-    return Caller(user_id=user.id, key_id=key.id, plan=get_plan(user.plan), scopes=frozenset(key.scopes))
+    key_id_var.set(record.key_id)
+    request.state.key_id = record.key_id
+    return Caller(
+        user_id=record.user_id, key_id=record.key_id, plan=get_plan(record.plan), scopes=record.scopes
+    )
 
 
 def set_response_headers(request: Request, headers: dict[str, str]) -> None:
@@ -80,10 +125,12 @@ def require(
         session: Session,
         runtime: Runtime = Depends(get_runtime),
     ) -> Caller:
-        caller = await authenticate(request, session)
-        # End the lookup's transaction: on SQLite it holds the write lock, and the idempotency claim
-        # that may follow runs in a transaction of its own.
-        await session.commit()
+        caller = await authenticate(request, session, runtime)
+        if request.method not in ("GET", "HEAD") and session.in_transaction():
+            # The idempotency claim that may follow a write request runs in a transaction (and on a
+            # connection) of its own: release this one first, or concurrent requests could hold every
+            # pooled connection while waiting for a second (and on SQLite, the write lock).
+            await session.commit()
         request.state.caller = caller
         try:
             decision = await runtime.rate_limiter.check(

@@ -61,7 +61,9 @@ def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
         engine = create_async_engine(url, connect_args={"timeout": 30})
         _configure_sqlite(engine)
         return engine
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+    # No pre-ping (three round trips per checkout on asyncpg): a connection broken by a server restart
+    # fails its request with 503 task_unavailable and is discarded by the pool; recycle bounds its age.
+    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800)
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

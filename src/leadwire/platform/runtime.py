@@ -29,6 +29,7 @@ class Runtime:
     notifier: Notifier
     draining: bool = False
     services: dict[str, Any] = field(default_factory=dict)
+    key_cache: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_sqlite(self) -> bool:
@@ -55,6 +56,6 @@ async def build_runtime(settings: Settings) -> Runtime:
     return runtime
 
 
-def get_runtime(request: Request) -> Runtime:
+async def get_runtime(request: Request) -> Runtime:  # async: a sync dependency costs a threadpool hop
     runtime: Runtime = request.app.state.runtime
     return runtime

@@ -71,7 +71,7 @@ class ExaSearchProvider:
         if not isinstance(results, list):
             raise SearchProviderError("search_provider_error", "response has no results list")
         domains = [normalise_domain(d) for d in request.include_domains]
-        sources = [self._source(item) for item in results if isinstance(item, dict)]
+        sources = [self._source(item) for item in results if isinstance(item, dict) and _url(item)]
         # Exa honours includeDomains itself; re-checking keeps the port's subdomain rule exact.
         if domains:
             sources = [s for s in sources if domain_matches(_host(s.url), domains)]
@@ -124,7 +124,7 @@ class ExaSearchProvider:
     def _source(self, item: dict[str, Any]) -> SearchSource:
         highlights = item.get("highlights") or []
         return SearchSource(
-            url=str(item.get("url") or item.get("id") or ""),
+            url=_url(item),
             title=str(item.get("title") or ""),
             published_date=_date(item.get("publishedDate")),
             author=_optional_str(item.get("author")),
@@ -134,6 +134,11 @@ class ExaSearchProvider:
             ],
             text=cap_text(str(item.get("text") or ""), self._text_cap),
         )
+
+
+def _url(item: dict[str, Any]) -> str:
+    value = item.get("url")
+    return value if isinstance(value, str) else ""
 
 
 def _status_code(status: int) -> str:

@@ -101,7 +101,7 @@ class SearchProvider(Protocol):
     """Anything that can answer a public-web search."""
 
     async def search(self, request: SearchRequest) -> list[SearchSource]:
-        """Return at most ``request.limit`` sources, best first; an empty list is a successful empty search."""
+        """At most ``request.limit`` sources, best first; an empty list is a successful empty search."""
         ...
 
 

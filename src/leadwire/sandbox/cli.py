@@ -12,9 +12,8 @@ from typing import Any
 
 import typer
 
-from leadwire.sandbox.ingest import ingest
-from leadwire.sandbox.setup import ensure_world
-from leadwire.sandbox.store import read_meta, world_is_built
+# The world modules (numpy, duckdb, the encoder) load inside the commands: every `leadwire` command
+# imports this module to mount its sub-commands.
 
 sandbox_app = typer.Typer(no_args_is_help=True, help="Build the offline sandbox world.")
 ingest_app = typer.Typer(no_args_is_help=True, help="Ingest your own companies, people, documents or posts.")
@@ -46,6 +45,9 @@ def build(
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars on stderr."),
 ) -> None:
     """Generate the deterministic sandbox world into <data-dir>/world, then its search index."""
+    from leadwire.sandbox.setup import ensure_world
+    from leadwire.sandbox.store import read_meta, world_is_built
+
     world_dir = _data_dir(data_dir) / "world"
     if world_is_built(world_dir) and not force:
         meta = read_meta(world_dir)
@@ -64,6 +66,8 @@ def build(
 
 
 def _ingest(kind: str, file: Path, data_dir: Path | None) -> None:
+    from leadwire.sandbox.ingest import ingest
+
     report = ingest(_data_dir(data_dir) / "world", kind, file)
     _emit(report.to_dict())
     if not report.accepted:

@@ -41,22 +41,28 @@ from leadwire.sandbox.search_text import cjk_index_body, clip, first_passage, ha
 REFRESH_KINDS = frozenset({"documents", "world", "all"})
 # Characters embedded per document: encoding cost grows with every token, and 100,000
 # documents must embed in about a minute on two cores.
-EMBED_CHARS = 110
+EMBED_CHARS = 64
 _LOCK_NAME = "search_index.lock"
 
 _FTS_COLUMNS = "title, text, category, domain, site"
-_STORED_SITE = "coalesce((SELECT site FROM search_doc_sites WHERE doc_rowid = old.rowid), '')"
+_SITE_OF = """coalesce((SELECT s.context FROM search_doc_sites ds JOIN search_sites s ON s.host = ds.host
+    WHERE ds.doc_rowid = {rowid}), '')"""
 # A page of a known site gets that site's context at once; the next refresh corrects the rest.
-_NEW_SITE = """coalesce(
-    (SELECT context FROM search_sites WHERE host = new.domain AND root_rowid != new.rowid),
-    (SELECT context FROM search_sites WHERE host = substr(new.domain, instr(new.domain, '.') + 1)), '')"""
+_NEW_SITE_HOST = """SELECT new.rowid, host FROM search_sites
+    WHERE (host = new.domain AND root_rowid != new.rowid)
+       OR host = substr(new.domain, instr(new.domain, '.') + 1)
+    ORDER BY length(host) DESC LIMIT 1"""
+_NEW_SITE = _SITE_OF.format(rowid="new.rowid")
+_NEW_VALUES = f"new.rowid, new.title, new.text, new.category, new.domain, {_NEW_SITE}"
 
 _SCHEMA = [
     "CREATE TABLE search_sites (host TEXT PRIMARY KEY, root_rowid INTEGER NOT NULL, context TEXT NOT NULL)",
-    "CREATE TABLE search_doc_sites (doc_rowid INTEGER PRIMARY KEY, site TEXT NOT NULL)",
-    """CREATE VIEW search_documents AS
-        SELECT d.rowid AS doc_rowid, d.title, d.text, d.category, d.domain, coalesce(s.site, '') AS site
-        FROM documents d LEFT JOIN search_doc_sites s ON s.doc_rowid = d.rowid""",
+    # Which site's context each page was indexed with: deleting it from FTS5 needs exactly that text.
+    "CREATE TABLE search_doc_sites (doc_rowid INTEGER PRIMARY KEY, host TEXT NOT NULL)",
+    f"""CREATE VIEW search_documents AS
+        SELECT d.rowid AS doc_rowid, d.title, d.text, d.category, d.domain,
+               {_SITE_OF.format(rowid="d.rowid")} AS site
+        FROM documents d""",
     f"""CREATE VIRTUAL TABLE documents_fts USING fts5(
         {_FTS_COLUMNS}, content='search_documents', content_rowid='doc_rowid',
         tokenize='porter unicode61 remove_diacritics 2')""",
@@ -64,25 +70,25 @@ _SCHEMA = [
     "CREATE TABLE search_dirty (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_rowid INTEGER NOT NULL)",
     # Triggers keep the lexical index exact for any writer, and log what the vectors must catch up on.
     f"""CREATE TRIGGER documents_search_ai AFTER INSERT ON documents BEGIN
-        INSERT INTO search_doc_sites(doc_rowid, site) VALUES (new.rowid, {_NEW_SITE});
+        INSERT OR REPLACE INTO search_doc_sites(doc_rowid, host) {_NEW_SITE_HOST};
         INSERT INTO documents_fts(rowid, {_FTS_COLUMNS})
-            SELECT new.rowid, new.title, new.text, new.category, new.domain, site
-            FROM search_doc_sites WHERE doc_rowid = new.rowid;
+            VALUES ({_NEW_VALUES});
         INSERT INTO search_dirty(doc_rowid) VALUES (new.rowid);
     END""",
     f"""CREATE TRIGGER documents_search_ad AFTER DELETE ON documents BEGIN
         INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
-            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain, {_STORED_SITE});
+            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
+                    {_SITE_OF.format(rowid="old.rowid")});
         DELETE FROM search_doc_sites WHERE doc_rowid = old.rowid;
         INSERT INTO search_dirty(doc_rowid) VALUES (old.rowid);
     END""",
     f"""CREATE TRIGGER documents_search_au AFTER UPDATE ON documents BEGIN
         INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
-            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain, {_STORED_SITE});
+            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
+                    {_SITE_OF.format(rowid="old.rowid")});
         UPDATE search_doc_sites SET doc_rowid = new.rowid WHERE doc_rowid = old.rowid;
         INSERT INTO documents_fts(rowid, {_FTS_COLUMNS})
-            VALUES (new.rowid, new.title, new.text, new.category, new.domain,
-                    coalesce((SELECT site FROM search_doc_sites WHERE doc_rowid = new.rowid), ''));
+            VALUES ({_NEW_VALUES});
         INSERT INTO search_dirty(doc_rowid) VALUES (old.rowid), (new.rowid);
     END""",
 ]
@@ -130,7 +136,9 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
         for statement in _DROP + _SCHEMA:
             con.execute(statement)
         docs = _read_all(con)
-        fts_seconds = _index_words(con, docs)
+        fts_started = time.perf_counter()
+        cjk_documents = _index_words(con, docs)
+        fts_seconds = time.perf_counter() - fts_started
         embed_started = time.perf_counter()
         vectors = _embed(docs, progress=progress)
         embed_seconds = time.perf_counter() - embed_started
@@ -146,7 +154,7 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
         con.commit()
     return SearchIndexStats(
         documents=len(docs),
-        cjk_documents=sum(1 for d in docs if _cjk_body(d)),
+        cjk_documents=cjk_documents,
         fts_seconds=fts_seconds,
         embed_seconds=embed_seconds,
         total_seconds=time.perf_counter() - started,
@@ -158,20 +166,20 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
     """Bring the index up to date after documents were added, changed or removed; returns documents redone.
 
     Words follow every write through the triggers; this corrects site contexts, and
-    catches the CJK table and the vectors up with the change log. A world without an
-    index (or rebuilt from scratch) gets a full build.
+    catches the CJK table and the vectors up with the change log. Kind ``world`` (or
+    ``all``) rebuilds everything; a world that was never indexed is left to its build step.
     """
     world_dir = Path(world_dir)
     if changed_kind not in REFRESH_KINDS or not (world_dir / "world.db").exists():
         return 0
-    if changed_kind != "documents" or not _index_present(world_dir):
+    if changed_kind != "documents":
         return build_search_index(world_dir, progress=False).documents
+    if not _index_present(world_dir):
+        return 0
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
         last, changed = _pending_changes(con)
         arrays = load_arrays(world_dir)
-        if arrays is None:
-            return build_search_index(world_dir, progress=False).documents
-        if not changed:
+        if arrays is None or not changed:
             return 0
         hosts = _hosts_of(con, changed)
         redo = changed | _resync_sites(con, hosts)
@@ -214,26 +222,30 @@ def _read_all(con: sqlite3.Connection) -> list[_Doc]:
     cursor = con.execute(
         "SELECT rowid, url, domain, title, text, category, country FROM documents ORDER BY rowid"
     )
-    rows = [(PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "") for r, u, d, t, x, c, k in cursor]
+    rows = [
+        (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "")
+        for r, u, d, t, x, c, k in cursor
+    ]
     roots = site_roots(page for page, _, _ in rows)
-    write_sites(con, roots)
-    return [_Doc(page, category, site_text(page, roots), country) for page, category, country in rows]
+    docs = [_Doc(page, category, site_text(page, roots), country) for page, category, country in rows]
+    # Only sites whose context some page carries: a one-page site (most personal sites) lends nothing.
+    used = {site_host(d.page.domain) for d in docs if d.site}
+    write_sites(con, {host: root for host, root in roots.items() if host in used})
+    return docs
 
 
-def _index_words(con: sqlite3.Connection, docs: list[_Doc]) -> float:
-    started = time.perf_counter()
+def _index_words(con: sqlite3.Connection, docs: list[_Doc]) -> int:
+    """Fill the FTS and CJK tables; returns how many documents have CJK text."""
     con.executemany(
-        "INSERT INTO search_doc_sites(doc_rowid, site) VALUES (?, ?)",
-        [(d.page.rowid, d.site) for d in docs if d.site],
+        "INSERT INTO search_doc_sites(doc_rowid, host) VALUES (?, ?)",
+        [(d.page.rowid, site_host(d.page.domain)) for d in docs if d.site],
     )
     con.execute("INSERT INTO documents_fts(documents_fts) VALUES ('rebuild')")
     con.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
-    con.executemany(
-        "INSERT INTO documents_cjk(rowid, body) VALUES (?, ?)",
-        [(d.page.rowid, body) for d in docs if (body := _cjk_body(d))],
-    )
+    bodies = [(d.page.rowid, body) for d in docs if (body := _cjk_body(d))]
+    con.executemany("INSERT INTO documents_cjk(rowid, body) VALUES (?, ?)", bodies)
     con.commit()
-    return time.perf_counter() - started
+    return len(bodies)
 
 
 def _cjk_body(doc: _Doc) -> str:
@@ -262,13 +274,18 @@ def _embed(docs: list[_Doc], *, progress: bool) -> np.ndarray:
 
 
 def _projection(vectors: np.ndarray) -> np.ndarray:
-    """Top principal directions (uncentred) of the vectors: the coarse scan's 512 -> COARSE_DIM map."""
+    """Top principal directions (uncentred) of the vectors: the coarse scan's 512 -> COARSE_DIM map.
+
+    Taken from the eigenvectors of the 512 x 512 Gram matrix of a sample, which costs
+    a fraction of a second where an SVD of the sample takes many.
+    """
     dim = min(COARSE_DIM, vectors.shape[1])
     if len(vectors) < dim:
         return np.eye(vectors.shape[1], dim, dtype=np.float32)
-    step = max(1, len(vectors) // 20000)
-    _, _, vt = np.linalg.svd(vectors[::step].astype(np.float32), full_matrices=False)
-    return np.ascontiguousarray(vt[:dim].T, dtype=np.float32)
+    sample = vectors[:: max(1, len(vectors) // 20000)].astype(np.float64)
+    eigenvalues, eigenvectors = np.linalg.eigh(sample.T @ sample)
+    top = np.argsort(eigenvalues)[::-1][:dim]
+    return np.ascontiguousarray(eigenvectors[:, top], dtype=np.float32)
 
 
 def _countries(docs: list[_Doc]) -> np.ndarray:
@@ -287,7 +304,8 @@ def _index_present(world_dir: Path) -> bool:
         return False
     with contextlib.closing(connect_world(world_dir)) as con:
         found = con.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name IN ('documents_fts', 'search_dirty', 'search_sites')"
+            "SELECT count(*) FROM sqlite_master "
+            "WHERE name IN ('documents_fts', 'search_dirty', 'search_sites')"
         ).fetchone()
     return int(found[0]) == 3
 
@@ -308,42 +326,62 @@ def _hosts_of(con: sqlite3.Connection, rowids: set[int]) -> set[str]:
 
 
 def _resync_sites(con: sqlite3.Connection, hosts: set[str]) -> set[int]:
-    """Recompute the touched sites' contexts and re-index pages whose context changed; returns those pages."""
+    """Recompute the touched sites' contexts and re-index pages whose context changed; returns those pages.
+
+    Every changed page leaves FTS5 with the context it was indexed with before the
+    site table changes, then comes back with its new one.
+    """
     pages = pages_of_sites(con, hosts)
     roots = site_roots(pages)
-    con.executemany("DELETE FROM search_sites WHERE host = ?", [(h,) for h in hosts if h not in roots])
+    before = _stored_sites(con, {p.rowid for p in pages})
+    after = {p.rowid: site_text(p, roots) for p in pages}
+    changed = [p.rowid for p in pages if after[p.rowid] != before.get(p.rowid, "")]
+    for rowid in changed:
+        _fts_write(con, rowid, before.get(rowid, ""), delete=True)
+    con.executemany("DELETE FROM search_sites WHERE host = ?", [(h,) for h in sorted(hosts)])
     write_sites(con, {h: r for h, r in roots.items() if h in hosts})
-    stored = _stored_sites(con, {p.rowid for p in pages})
-    moved: set[int] = set()
-    for page in pages:
-        site = site_text(page, roots)
-        if site != stored.get(page.rowid, ""):
-            _reindex_words(con, page.rowid, stored.get(page.rowid, ""), site)
-            moved.add(page.rowid)
-    return moved
+    con.executemany("DELETE FROM search_doc_sites WHERE doc_rowid = ?", [(p.rowid,) for p in pages])
+    con.executemany(
+        "INSERT INTO search_doc_sites(doc_rowid, host) VALUES (?, ?)",
+        [(p.rowid, site_host(p.domain)) for p in pages if after[p.rowid]],
+    )
+    for rowid in changed:
+        _fts_write(con, rowid, after[rowid], delete=False)
+    return set(changed)
 
 
 def _stored_sites(con: sqlite3.Connection, rowids: set[int]) -> dict[int, str]:
+    """The site context each page is indexed with now."""
     ordered = sorted(rowids)
     found: dict[int, str] = {}
     for start in range(0, len(ordered), 500):
         part = ordered[start : start + 500]
         cursor = con.execute(
-            f"SELECT doc_rowid, site FROM search_doc_sites WHERE doc_rowid IN ({','.join('?' * len(part))})", part
+            "SELECT ds.doc_rowid, s.context FROM search_doc_sites ds JOIN search_sites s ON s.host = ds.host "
+            f"WHERE ds.doc_rowid IN ({','.join('?' * len(part))})",
+            part,
         )
-        found.update((int(r), str(s)) for r, s in cursor)
+        found.update((int(r), str(c)) for r, c in cursor)
     return found
 
 
-def _reindex_words(con: sqlite3.Connection, rowid: int, old_site: str, new_site: str) -> None:
-    """Swap one page's site context in the FTS index; deleting needs exactly the values indexed before."""
-    row = con.execute("SELECT title, text, category, domain FROM documents WHERE rowid = ?", (rowid,)).fetchone()
-    con.execute(
-        f"INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS}) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-        (rowid, *row, old_site),
-    )
-    con.execute("INSERT OR REPLACE INTO search_doc_sites(doc_rowid, site) VALUES (?, ?)", (rowid, new_site))
-    con.execute(f"INSERT INTO documents_fts(rowid, {_FTS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", (rowid, *row, new_site))
+def _fts_write(con: sqlite3.Connection, rowid: int, site: str, *, delete: bool) -> None:
+    """Add one page to FTS5 with the given site context, or take it out (which needs the indexed values)."""
+    row = con.execute(
+        "SELECT title, text, category, domain FROM documents WHERE rowid = ?", (rowid,)
+    ).fetchone()
+    if row is None:
+        return
+    if delete:
+        con.execute(
+            f"INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS}) "
+            "VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+            (rowid, *row, site),
+        )
+    else:
+        con.execute(
+            f"INSERT INTO documents_fts(rowid, {_FTS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", (rowid, *row, site)
+        )
 
 
 def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
@@ -352,8 +390,8 @@ def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
     for start in range(0, len(ordered), 500):
         part = ordered[start : start + 500]
         cursor = con.execute(
-            "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, coalesce(s.site, ''), d.country "
-            "FROM documents d LEFT JOIN search_doc_sites s ON s.doc_rowid = d.rowid "
+            "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, "
+            f"{_SITE_OF.format(rowid='d.rowid')}, d.country FROM documents d "
             f"WHERE d.rowid IN ({','.join('?' * len(part))}) ORDER BY d.rowid",
             part,
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -69,7 +70,8 @@ def encode_many(
             if progress is not None:
                 progress(len(chunk))
         return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Spawned, not forked: the caller may be a threaded server, and a fork copies its locks mid-use.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         for (start, chunk), vectors in zip(chunks, pool.map(encode, [c for _, c in chunks]), strict=True):
             out[start : start + len(chunk)] = vectors
             if progress is not None:

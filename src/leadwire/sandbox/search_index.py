@@ -1,9 +1,11 @@
 """The local hybrid search engine over a sandbox world's ``documents``.
 
-Candidates come from FTS5 (term coverage, an all-terms and an any-term BM25 query,
-CJK bigrams) and from embedding neighbours (a coarse scan of reduced vectors); one
-fused score orders them. Filters are exact; ``user_location`` only boosts.
-Build and refresh live in ``search_build``; the lexical machinery in ``search_lexical``.
+Candidates come from FTS5 (IDF-weighted term coverage, an any-term BM25 query, CJK
+bigrams) and from embedding neighbours (a coarse scan of reduced vectors); one fused
+score orders them: coverage + BM25 + cosine + country boosts. Country names in the
+query and ``user_location`` boost documents about that country; category and domain
+filters are exact. Build and refresh live in ``search_build``, the lexical side in
+``search_lexical``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from leadwire.sandbox.search_geo import find_countries
 from leadwire.sandbox.search_lexical import (
     LexicalSettings,
     TermStats,
-    all_terms_expression,
     any_terms_expression,
     cjk_ranked,
     coverage,
@@ -60,7 +61,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class RankWeights:
-    """How the signals add up, and the candidate budgets; defaults are what the quality benchmark settled on."""
+    """How the signals add up, and the candidate budgets; defaults are what the quality bench settled on."""
 
     coverage: float = 1.0  # IDF share of the query's terms the document contains
     lexical: float = 0.3  # BM25, scaled to the best candidate
@@ -74,8 +75,8 @@ class RankWeights:
     vector_candidates: int = 100
     # Terms in more than this share of documents say little and cost a full doclist scan: not matched.
     max_df_fraction: float = 0.2
-    # The any-term query ranks every posting of its terms; past this many it keeps only the rarest terms.
-    or_postings_budget: int = 40_000
+    # The any-term BM25 query ranks every posting of its terms; past this many it keeps only the rarest.
+    or_postings_budget: int = 25_000
 
     def lexical_settings(self) -> LexicalSettings:
         return LexicalSettings(
@@ -124,7 +125,7 @@ class _Query:
 
 @dataclass(slots=True)
 class _Loaded:
-    """What every thread shares: the current vectors and term statistics, and which world file they belong to."""
+    """What every thread shares: the current vectors and term statistics, and which world file they fit."""
 
     stamp: tuple[int, int] | None = None
     epoch: int = 0
@@ -211,12 +212,10 @@ class LocalSearchIndex:
             keep = _top(preference, rowids, w.coverage_candidates)
             for rowid in rowids[keep].tolist():
                 pool.setdefault(rowid, _Candidate(rowid))
-            for expression in (all_terms_expression(plan), any_terms_expression(plan)):
-                if expression is None:
-                    continue
+            expression = any_terms_expression(plan)
+            if expression is not None:
                 for rowid, score in ranked(con, with_filters(expression, category, domains), settings, limit):
-                    candidate = pool.setdefault(rowid, _Candidate(rowid))
-                    candidate.bm25 = max(candidate.bm25, score)
+                    pool.setdefault(rowid, _Candidate(rowid)).bm25 = score
             _fill_coverage(rowids, shares, pool)
         if parsed.bigrams:
             for rowid, score in cjk_ranked(con, parsed.bigrams, limit * 4):
@@ -233,13 +232,14 @@ class LocalSearchIndex:
         if len(arrays.rowids) == 0:
             return
         w = self.weights
-        scores = w.vector * (np.asarray(arrays.coarse) @ (query_vector @ arrays.projection))
-        if query.countries:
-            scores += w.geo * np.isin(np.asarray(arrays.countries), list(query.countries))
+        scores = np.asarray(arrays.coarse) @ (query_vector @ arrays.projection)
+        scores *= w.vector
+        for country in query.countries:
+            scores += w.geo * (np.asarray(arrays.countries) == country.encode("ascii"))
         if query.category is not None:
-            scores = np.where(np.asarray(arrays.categories) == CATEGORY_CODES[query.category], scores, -np.inf)
+            scores[np.asarray(arrays.categories) != CATEGORY_CODES[query.category]] = -np.inf
         if query.domains:
-            scores = np.where(_rows_mask(arrays.rowids, domain_rowids(con, query.domains)), scores, -np.inf)
+            scores[~_rows_mask(arrays.rowids, domain_rowids(con, query.domains))] = -np.inf
         k = min(w.vector_candidates, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         for row in top[np.isfinite(scores[top])]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from leadwire.providers.search import domain_matches
-from leadwire.sandbox.search_text import ParsedQuery, all_of, any_of, column_phrase, domain_words, quote
+from leadwire.sandbox.search_text import ParsedQuery, any_of, column_phrase, domain_words, quote
 
 # Small worlds keep every term: there a common word is still cheap to match.
 _MIN_DF_CEILING = 1000
@@ -27,7 +27,7 @@ class LexicalSettings:
     title_weight: float = 2.0
     site_weight: float = 0.5
     max_df_fraction: float = 0.2
-    or_postings_budget: int = 40_000
+    or_postings_budget: int = 25_000
     term_set_budget: int = 40_000
 
 
@@ -50,7 +50,9 @@ class TermStats:
 
     def frequency(self, con: sqlite3.Connection, term: str) -> int:
         if term not in self.frequencies:
-            row = con.execute("SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?", (quote(term),))
+            row = con.execute(
+                "SELECT count(*) FROM documents_fts WHERE documents_fts MATCH ?", (quote(term),)
+            )
             found = int(row.fetchone()[0])
             if not found:
                 return 0  # not cached: the next document may bring it
@@ -63,7 +65,9 @@ class TermStats:
         return self.documents
 
 
-def plan_query(con: sqlite3.Connection, parsed: ParsedQuery, stats: TermStats, settings: LexicalSettings) -> LexicalPlan:
+def plan_query(
+    con: sqlite3.Connection, parsed: ParsedQuery, stats: TermStats, settings: LexicalSettings
+) -> LexicalPlan:
     """Rare terms first; very common ones are dropped, and the any-term query stays within its budget."""
     frequencies = {term: stats.frequency(con, term) for term in parsed.terms}
     total = stats.count(con)
@@ -101,10 +105,6 @@ def ranked(
         (expression, rank, limit),
     ).fetchall()
     return [(int(r[0]), float(r[1])) for r in rows]
-
-
-def all_terms_expression(plan: LexicalPlan) -> str | None:
-    return all_of(plan.terms) if len(plan.terms) > 1 else None
 
 
 def any_terms_expression(plan: LexicalPlan) -> str | None:

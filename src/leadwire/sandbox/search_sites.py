@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
 from leadwire.sandbox.search_text import clip
@@ -40,8 +40,9 @@ def _extractor() -> object:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+@lru_cache(maxsize=65536)
 def site_host(host: str) -> str:
-    """The registrable domain of ``host``; for a TLD outside the public-suffix list (``.example``), its last two labels."""
+    """The registrable domain of ``host``; off the public-suffix list (``.example``), its last two labels."""
     host = host.lower().strip(".")
     result = _extractor()(host)  # type: ignore[operator]
     if result.suffix and result.domain:

@@ -10,16 +10,21 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 # FTS5's porter/unicode61 pair sees letters and digits as token characters; so do we.
 _LATIN_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9\u00c0-\u024f])|(?<=[。！？；])|\n+")
 
-# Words that carry no topic in a search box; dropping them keeps the MATCH cheap and the AND tier meaningful.
-STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "into", "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were", "will", "with", "about", "over", "per", "via", "than", "vs"]
-)
+# Words that carry no topic in a search box; dropping them keeps the MATCH cheap.
+# fmt: off
+STOPWORDS = frozenset((
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "into",
+    "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were",
+    "will", "with", "about", "over", "per", "via", "than", "vs",
+))
+# fmt: on
 
 MAX_PASSAGE_CHARS = 400
 MIN_PASSAGE_CHARS = 60
@@ -86,10 +91,6 @@ def quote(token: str) -> str:
 
 def any_of(tokens: Sequence[str]) -> str:
     return " OR ".join(quote(t) for t in tokens)
-
-
-def all_of(tokens: Sequence[str]) -> str:
-    return " AND ".join(quote(t) for t in tokens)
 
 
 def column_phrase(column: str, words: Sequence[str]) -> str:
@@ -175,14 +176,14 @@ def clip(text: str, limit: int) -> str:
 def pick_highlights(text: str, query: ParsedQuery, count: int = 3) -> list[str]:
     """The ``count`` passages of ``text`` that match the query best, best first.
 
-    A passage scores by the distinct query terms it contains (light stemming, so
-    "companies" finds "company") plus the share of the query's CJK bigrams it holds.
+    A passage scores by the distinct query terms it contains (matched by stem prefix,
+    so "companies" finds "company") plus the share of the query's CJK bigrams it holds.
     With no match at all, the opening passage stands in.
     """
-    stems = {light_stem(t) for t in query.terms}
+    pattern = _terms_pattern(query.terms)
     scored: list[tuple[float, int, str]] = []
     for position, passage in enumerate(split_passages(text)):
-        score = _term_score(passage, stems) + _cjk_score(passage, query)
+        score = _term_score(passage, pattern) + _cjk_score(passage, query)
         if score > 0:
             # Earlier passages win ties: openings tend to say what a page is about.
             scored.append((score, position, passage))
@@ -203,17 +204,41 @@ def light_stem(word: str) -> str:
 
 
 _SUFFIXES = (
-    ("ies", "y"), ("sses", "ss"), ("ings", ""), ("ing", ""), ("ers", ""), ("er", ""), ("ed", ""),
-    ("es", ""), ("e", ""), ("s", ""),
+    ("ies", "y"),
+    ("sses", "ss"),
+    ("ings", ""),
+    ("ing", ""),
+    ("ers", ""),
+    ("er", ""),
+    ("ed", ""),
+    ("es", ""),
+    ("e", ""),
+    ("s", ""),
 )
 
 
-def _term_score(passage: str, stems: set[str]) -> float:
-    if not stems:
+@lru_cache(maxsize=1024)
+def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One group per term, each matching words that start with the term's stem."""
+    if not terms:
+        return None
+    groups = []
+    for term in terms:
+        stem = light_stem(term).rstrip("ye") if len(term) > 4 else term
+        groups.append(f"({re.escape(stem)})" + (r"[^\W_]*" if stem != term else ""))
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(groups) + r")(?![^\W_])", re.IGNORECASE)
+
+
+def _term_score(passage: str, pattern: re.Pattern[str] | None) -> float:
+    if pattern is None:
         return 0.0
-    words = [light_stem(w) for w in _LATIN_TOKEN.findall(fold(passage))]
-    matched = [w for w in words if w in stems]
-    return len(set(matched)) + 0.1 * len(matched)
+    matches = pattern.findall(fold(passage))
+    if not matches:
+        return 0.0
+    if isinstance(matches[0], str):
+        matches = [(m,) for m in matches]
+    distinct = {i for groups in matches for i, g in enumerate(groups) if g}
+    return len(distinct) + 0.1 * len(matches)
 
 
 def _cjk_score(passage: str, query: ParsedQuery) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime
@@ -20,7 +20,15 @@ BILLING_STATUSES = ("pending", "settled", "not_billable", "not_metered")
 class Job(Base):
     __tablename__ = "jobs"
     __table_args__ = (
-        Index("ix_jobs_due", "status", "scheduled_at"),
+        # Only pending rows are ever claimed: a partial index keeps the claim cheap however large the
+        # history of finished jobs grows.
+        Index(
+            "ix_jobs_pending_due",
+            "scheduled_at",
+            "id",
+            postgresql_where=text("status IN ('queued', 'scheduled')"),
+            sqlite_where=text("status IN ('queued', 'scheduled')"),
+        ),
         Index("ix_jobs_user_status", "user_id", "status"),
         Index("ix_jobs_finished_at", "finished_at"),
     )

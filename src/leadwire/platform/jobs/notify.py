@@ -24,6 +24,7 @@ NEW_JOB_CHANNEL = "leadwire_new_job"
 WEBSET_CHANNEL = "leadwire_webset"
 CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, WEBSET_CHANNEL)
 _PENDING_KEY = "leadwire_pending_notifications"
+_SENT_KEY = "leadwire_sent_notifications"
 
 
 class Subscription:
@@ -69,6 +70,7 @@ class Hub:
 
 @event.listens_for(SyncSession, "after_commit")
 def _flush_local_notifications(session: SyncSession) -> None:
+    session.info.pop(_SENT_KEY, None)
     pending = session.info.pop(_PENDING_KEY, None)
     if pending:
         hub, items = pending
@@ -78,6 +80,7 @@ def _flush_local_notifications(session: SyncSession) -> None:
 
 @event.listens_for(SyncSession, "after_rollback")
 def _drop_local_notifications(session: SyncSession) -> None:
+    session.info.pop(_SENT_KEY, None)
     session.info.pop(_PENDING_KEY, None)
 
 
@@ -151,6 +154,11 @@ class PostgresNotifier(Notifier):
             await self._connection.close()
 
     async def publish(self, session: AsyncSession, channel: str, key: str) -> None:
+        # PostgreSQL folds identical notifications of one transaction anyway: skip the round trip.
+        sent: set[tuple[str, str]] = session.sync_session.info.setdefault(_SENT_KEY, set())
+        if (channel, key) in sent:
+            return
+        sent.add((channel, key))
         await session.execute(text("SELECT pg_notify(:channel, :key)"), {"channel": channel, "key": key})
 
 

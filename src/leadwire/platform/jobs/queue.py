@@ -78,14 +78,55 @@ async def finish(
     result: dict[str, Any] | None = None,
     error_code: str | None = None,
     units: float = 0.0,
+    needs_settlement: bool = True,
 ) -> Job | None:
     """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
+    if not needs_settlement:
+        return await _finish_unbilled(
+            session, notifier, job_id=job_id, owner=owner, result=result, error_code=error_code
+        )
     job = await _owned_running(session, job_id, owner)
     if job is None:
         return None
     _mark_terminal(job, "succeeded" if error_code is None else "failed", result=result, error_code=error_code)
     await settle_billing(session, job, units=units)
     await notifier.publish(session, JOB_CHANNEL, job.id)
+    return job
+
+
+async def _finish_unbilled(
+    session: AsyncSession,
+    notifier: Notifier,
+    *,
+    job_id: str,
+    owner: str,
+    result: dict[str, Any] | None,
+    error_code: str | None,
+) -> Job | None:
+    """One conditional UPDATE for jobs with nothing to settle (not metered, not billable)."""
+    now = utcnow()
+    succeeded = error_code is None
+    finished = await session.execute(
+        update(Job)
+        .where(Job.id == job_id, Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .values(
+            status="succeeded" if succeeded else "failed",
+            progress_stage="succeeded" if succeeded else "failed",
+            progress_percent=100.0 if succeeded else Job.progress_percent,
+            result=result if succeeded else None,
+            error_code=None if succeeded else error_code,
+            finished_at=now,
+            updated_at=now,
+            lease_owner=None,
+            lease_expires_at=None,
+            pending_units=0.0,
+        )
+        .returning(Job)
+        .execution_options(synchronize_session=False)
+    )
+    job = finished.scalar_one_or_none()
+    if job is not None:
+        await notifier.publish(session, JOB_CHANNEL, job.id)
     return job
 
 

@@ -184,6 +184,7 @@ class Worker:
                     result=result,
                     error_code=error_code,
                     units=ctx.units,
+                    needs_settlement=job.billing_status == "pending",
                 )
         except Exception:  # the lease will expire and another worker retries the job
             log.exception("could not record the outcome of job %s", job.id)

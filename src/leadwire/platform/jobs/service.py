@@ -7,8 +7,8 @@ row commit together or not at all.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -81,10 +81,13 @@ def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
 
 
 async def _check_concurrency(session: AsyncSession, caller: Caller) -> None:
-    active = await session.scalar(
-        select(func.count()).select_from(Job).where(Job.user_id == caller.user_id, Job.status.in_(ACTIVE))
+    limit = caller.plan.max_active_jobs
+    # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
+    active_rows = (
+        select(Job.id).where(Job.user_id == caller.user_id, Job.status.in_(ACTIVE)).limit(limit).subquery()
     )
-    if (active or 0) >= caller.plan.max_active_jobs:
+    active = await session.scalar(select(func.count()).select_from(active_rows))
+    if (active or 0) >= limit:
         raise ApiError(
             "api_rate_limit_exceeded", detail="active job limit reached", headers={"Retry-After": "5"}
         )

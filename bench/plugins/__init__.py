@@ -1,0 +1,1 @@
+"""Plugin modules the benchmarks load into Leadwire processes with `LEADWIRE_PLUGINS`."""
