@@ -1,7 +1,7 @@
 """Job throughput, creation → succeeded, of a trivial action on PostgreSQL (issue 3).
 
 Measures: N jobs of the no-op action `bench.noop` (bench/plugins/noop.py) enqueued through
-`leadwire.platform.jobs.service.create_job` in transactions of `--batch` jobs, then 2 `leadwire worker`
+`leadwire.platform.jobs.service.create_jobs` in transactions of `--batch` jobs, then 2 `leadwire worker`
 processes (same `--concurrency`) started; the figure is N / (first enqueue → the moment a poll of the
 jobs table counts all N succeeded), in jobs/s.
 Baseline (same run, same PostgreSQL server, separate temporary database): procrastinate with a task
@@ -172,7 +172,7 @@ async def _leadwire_enqueue(database_url: str, data_dir: Path, jobs: int, batch:
     from leadwire.config import Settings
     from leadwire.platform.auth import Caller
     from leadwire.platform.db import transaction
-    from leadwire.platform.jobs.service import create_job
+    from leadwire.platform.jobs.service import create_jobs
     from leadwire.platform.plans import get_plan
     from leadwire.platform.runtime import build_runtime
     from leadwire.platform.users import SCOPES
@@ -187,8 +187,8 @@ async def _leadwire_enqueue(database_url: str, data_dir: Path, jobs: int, batch:
         first = time.time()
         for start in range(0, jobs, batch):
             async with transaction(runtime.sessionmaker) as session:
-                for _ in range(min(batch, jobs - start)):
-                    await create_job(session, runtime.notifier, caller, action=noop.ACTION, payload={})
+                payloads: list[dict[str, object]] = [{} for _ in range(min(batch, jobs - start))]
+                await create_jobs(session, runtime.notifier, caller, action=noop.ACTION, payloads=payloads)
         return first
     finally:
         await runtime.close()

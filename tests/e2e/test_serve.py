@@ -56,12 +56,16 @@ def test_first_start_builds_the_world_and_research_runs_on_it(tmp_path: Path) ->
     log = tmp_path / "serve.log"
     with leadwire_process(["serve"], env, log) as process:
         wait_ready(base, process, log, timeout=120)
-        assert (data_dir / "world" / "world.db").exists() and (data_dir / "world" / "search_index.json").exists()
+        assert (data_dir / "world" / "world.db").exists() and (
+            data_dir / "world" / "search_index.json"
+        ).exists()
         key = (data_dir / "demo-api-key").read_text().strip()
         headers = {"Authorization": f"Bearer {key}", "Prefer": "wait=30"}
         response = httpx.post(
-            f"{base}/api/v2/research/public-web", json={"queries": ["software company"], "search_limit": 2},
-            headers=headers, timeout=40,
+            f"{base}/api/v2/research/public-web",
+            json={"queries": ["software company"], "search_limit": 2},
+            headers=headers,
+            timeout=40,
         )
         assert response.status_code == 200, response.text
         job = response.json()["item"]

@@ -214,3 +214,13 @@ async def test_a_shared_client_is_used() -> None:
     async with httpx.AsyncClient() as client:
         await ExaSearchProvider(KEY, base_url=BASE, client=client).search(SearchRequest(query="x"))
     assert route.called
+
+
+@respx.mock
+async def test_results_without_a_url_are_skipped(exa: ExaSearchProvider) -> None:
+    respx.post(f"{BASE}/search").mock(
+        return_value=httpx.Response(
+            200, json=response([{"id": "x", "title": "no url"}, result("https://a.example/")])
+        )
+    )
+    assert [s.url for s in await exa.search(SearchRequest(query="x"))] == ["https://a.example/"]

@@ -17,7 +17,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     world_dir = tmp_path_factory.mktemp("world")
     con = sqlite3.connect(world_dir / "world.db")
     con.execute(
-        "CREATE TABLE documents (id TEXT PRIMARY KEY, url TEXT UNIQUE, domain TEXT, category TEXT, title TEXT, "
+        "CREATE TABLE documents (id TEXT PRIMARY KEY, url TEXT UNIQUE, domain TEXT, category TEXT, "
+        "title TEXT, "
         "author TEXT, published_date TEXT, image TEXT, text TEXT, country TEXT, language TEXT, "
         "company_id TEXT, person_id TEXT)"
     )

@@ -21,8 +21,8 @@ def _a_company(world: Path) -> sqlite3.Row:
     con.row_factory = sqlite3.Row
     try:
         return con.execute(
-            "SELECT c.* FROM companies c WHERE (SELECT count(*) FROM people p WHERE p.company_id = c.id) >= 5 "
-            "ORDER BY c.id LIMIT 1"
+            "SELECT c.* FROM companies c "
+            "WHERE (SELECT count(*) FROM people p WHERE p.company_id = c.id) >= 5 ORDER BY c.id LIMIT 1"
         ).fetchone()
     finally:
         con.close()

@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from leadwire.providers.search import TRUNCATION_MARKER, SearchRequest
-from leadwire.sandbox.search_index import LocalSearchIndex, build_search_index, refresh_search_index
+from leadwire.sandbox.search_geo import find_countries
+from leadwire.sandbox.search_index import (
+    LocalSearchIndex,
+    RankWeights,
+    build_search_index,
+    refresh_search_index,
+)
 from leadwire.sandbox.search_text import split_passages
 
 DOCUMENTS_DDL = """
@@ -32,7 +38,8 @@ DOCS = [
         "company",
         "Acme Robotics — industrial robots from Germany",
         "Acme Robotics is an industrial machinery manufacturer based in Munich, Germany. "
-        "The company builds welding robots for automotive plants. Its customers include carmakers across Europe.",
+        "The company builds welding robots for automotive plants. "
+        "Its customers include carmakers across Europe.",
         "DE",
         "en",
     ),
@@ -65,7 +72,8 @@ DOCS = [
         "company",
         "Gamma Robotics — industrial robots from the United States",
         "Gamma Robotics is an industrial machinery manufacturer based in Ohio, United States. "
-        "The company builds welding robots for automotive plants. Its customers include carmakers across America.",
+        "The company builds welding robots for automotive plants. "
+        "Its customers include carmakers across America.",
         "US",
         "en",
     ),
@@ -148,7 +156,8 @@ def write_world(world_dir: Path, docs: list[tuple[str, ...]] = DOCS) -> None:
 def insert_docs(con: sqlite3.Connection, docs: list[tuple[str, ...]]) -> None:
     con.executemany(
         "INSERT INTO documents (id, url, domain, category, title, author, published_date, image, text, "
-        "country, language, company_id, person_id) VALUES (?, ?, ?, ?, ?, NULL, '2024-01-02', NULL, ?, ?, ?, NULL, NULL)",
+        "country, language, company_id, person_id) "
+        "VALUES (?, ?, ?, ?, ?, NULL, '2024-01-02', NULL, ?, ?, ?, NULL, NULL)",
         [(d[0], f"https://{d[1]}/{d[2]}", d[1], d[3], d[4], d[5], d[6], d[7]) for d in docs],
     )
 
@@ -337,17 +346,121 @@ def test_a_page_inherits_its_site_home_page_context(index: LocalSearchIndex) -> 
 def test_refresh_gives_existing_pages_the_context_of_a_new_home_page(tmp_path: Path) -> None:
     write_world(tmp_path)
     con = sqlite3.connect(tmp_path / "world.db")
-    insert_docs(con, [("doc_50", "omega.example", "team", "people", "Our team",
-                       "Kari Nordmann leads the company. Ola Hansen runs sales.", "NO", "en")])
+    insert_docs(
+        con,
+        [
+            (
+                "doc_50",
+                "omega.example",
+                "team",
+                "people",
+                "Our team",
+                "Kari Nordmann leads the company. Ola Hansen runs sales.",
+                "NO",
+                "en",
+            )
+        ],
+    )
     con.commit()
     build_search_index(tmp_path, progress=False)
-    index = LocalSearchIndex(tmp_path)
-    request = SearchRequest(query="Norway pumps", category="people")
-    assert index.raw_fts(request) == []
-    insert_docs(con, [("doc_51", "omega.example", "", "company", "Omega Pumps — pumps from Norway",
-                       "Omega Pumps builds subsea pumps in Bergen, Norway.", "NO", "en")])
+    # Words only, so that the order shows what the index matched.
+    index = LocalSearchIndex(tmp_path, weights=RankWeights(vector=0.0))
+    assert urls(index, query="subsea pumps", category="people")[0] != "https://omega.example/team"
+    insert_docs(
+        con,
+        [
+            (
+                "doc_51",
+                "omega.example",
+                "",
+                "company",
+                "Omega Pumps — pumps from Norway",
+                "Omega Pumps builds subsea pumps in Bergen, Norway.",
+                "NO",
+                "en",
+            )
+        ],
+    )
     con.commit()
     con.close()
     assert refresh_search_index(tmp_path, "documents") == 1
-    assert len(index.raw_fts(request)) == 1
-    assert urls(index, query="Norway pumps", category="people")[0] == "https://omega.example/team"
+    assert urls(index, query="subsea pumps", category="people")[0] == "https://omega.example/team"
+
+
+def test_a_country_named_in_the_query_prefers_documents_about_that_country(index: LocalSearchIndex) -> None:
+    found = urls(index, query="welding robots in the United States", category="company", limit=3)
+    assert found[0] == "https://gamma.example/"
+
+
+@pytest.mark.parametrize(
+    ("query", "rest", "codes"),
+    [
+        ("Breweries in Mexico", "breweries in", {"MX"}),
+        ("software companies United Kingdom", "software companies", {"GB"}),
+        ("steel Korea, Republic of", "steel", {"KR"}),
+        ("banks in the US", "banks in the", {"US"}),
+        ("us and them", "us and them", set()),
+        ("深圳 半导体 中国", "深圳 半导体", {"CN"}),
+    ],
+)
+def test_country_names_are_found_in_queries(query: str, rest: str, codes: set[str]) -> None:
+    assert find_countries(query) == (rest, frozenset(codes))
+
+
+def assert_index_consistent(world_dir: Path) -> None:
+    con = sqlite3.connect(world_dir / "world.db")
+    # FTS5 compares its index with the content view and raises on any drift.
+    con.execute("INSERT INTO documents_fts(documents_fts) VALUES ('integrity-check')")
+    con.close()
+
+
+def test_refresh_after_the_home_page_changes_updates_its_site(tmp_path: Path) -> None:
+    write_world(tmp_path)
+    build_search_index(tmp_path, progress=False)
+    index = LocalSearchIndex(tmp_path, weights=RankWeights(vector=0.0))
+    con = sqlite3.connect(tmp_path / "world.db")
+    con.execute("UPDATE documents SET text = text || ' Our headquarters are in Bavaria.' WHERE id = 'doc_1'")
+    con.commit()
+    con.close()
+    assert_index_consistent(tmp_path)
+    refresh_search_index(tmp_path, "documents")
+    assert_index_consistent(tmp_path)
+    assert urls(index, query="Bavaria", category="people") == ["https://acme.example/team/john-smith"]
+
+
+def test_the_index_stays_consistent_through_inserts_updates_and_deletes(tmp_path: Path) -> None:
+    write_world(tmp_path)
+    build_search_index(tmp_path, progress=False)
+    assert_index_consistent(tmp_path)
+    con = sqlite3.connect(tmp_path / "world.db")
+    insert_docs(
+        con, [("doc_60", "blog.acme.example", "post", "news", "Acme blog", "Robots everywhere.", "DE", "en")]
+    )
+    con.execute("DELETE FROM documents WHERE id = 'doc_1'")  # the home page of acme.example goes
+    con.execute("UPDATE documents SET title = 'Beta Freight SAS' WHERE id = 'doc_3'")
+    con.commit()
+    con.close()
+    assert_index_consistent(tmp_path)
+    refresh_search_index(tmp_path, "documents")
+    assert_index_consistent(tmp_path)
+
+
+def test_an_ingest_notification_refreshes_the_index(tmp_path: Path) -> None:
+    from leadwire.sandbox.hooks import notify_world_changed
+
+    write_world(tmp_path)
+    build_search_index(tmp_path, progress=False)
+    con = sqlite3.connect(tmp_path / "world.db")
+    tiles = ("doc_70", "kappa.example", "", "company", "Kappa Tiles", "Ceramic tiles.", "IT", "en")
+    insert_docs(con, [tiles])
+    con.commit()
+    notify_world_changed(tmp_path, "documents")
+    assert con.execute("SELECT count(*) FROM search_dirty").fetchone()[0] == 0
+    con.close()
+
+
+def test_refresh_leaves_a_never_indexed_world_to_its_build_step(tmp_path: Path) -> None:
+    write_world(tmp_path)
+    assert refresh_search_index(tmp_path, "documents") == 0
+    assert not (tmp_path / "search_index.json").exists()
+    assert refresh_search_index(tmp_path, "world") == len(DOCS)

@@ -107,3 +107,27 @@ async def boom(caller: Caller = Depends(require("research:read", "read"))) -> JS
 @router.get("/api/v2/test/customs-probe")
 async def customs_probe(caller: Caller = Depends(require("customs:read", "read"))) -> JSONResponse:
     return JSONResponse({"ok": True})
+
+
+FREE_ACTION = "test.free_echo"
+registry.register(
+    ActionSpec(
+        action=FREE_ACTION,
+        capability="research",
+        handler=run_echo,
+        price_override=Price(Decimal(0), "not_billable"),
+    )
+)
+
+
+@router.post("/api/v2/test/free-echo", openapi_extra=openapi_body(EchoRequest))
+async def create_free_echo(
+    session: Session,
+    caller: Caller = Depends(require("research:write", "task")),
+    idem: Idempotency = Depends(idempotent()),
+    body: EchoRequest = Depends(json_body(EchoRequest)),
+    runtime: Runtime = Depends(get_runtime),
+    wait: int | None = Depends(prefer_wait),
+) -> JSONResponse:
+    job = await create_job(session, runtime.notifier, caller, action=FREE_ACTION, payload=body.model_dump())
+    return await respond_with_job(session, runtime, job, idem=idem, wait=wait)

@@ -117,6 +117,16 @@ class SearchIndexStats:
     total_seconds: float
     bytes_on_disk: int
 
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "documents": self.documents,
+            "cjk_documents": self.cjk_documents,
+            "fts_seconds": round(self.fts_seconds, 3),
+            "embed_seconds": round(self.embed_seconds, 3),
+            "total_seconds": round(self.total_seconds, 3),
+            "bytes_on_disk": self.bytes_on_disk,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class _Doc:

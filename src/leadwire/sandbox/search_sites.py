@@ -2,8 +2,8 @@
 
 A team page or an investor-relations page rarely repeats what the company does or
 where it is; its site's home page does. Search engines lean on such site-level
-signals, and so does this index: a page's ``site`` field is the title and opening
-of the root page of its site (empty for the root page itself).
+signals, and so does this index: a page's ``site`` field is the title and first
+thousand characters of its site's home page (empty for the home page itself).
 """
 
 from __future__ import annotations

@@ -185,3 +185,27 @@ async def test_draining_server_refuses_new_jobs_with_task_unavailable(
     response = await create_echo(client, acct.headers)
     assert_error(response, 503, "task_unavailable")
     assert response.headers["retry-after"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status"), [({"message": "free"}, "succeeded"), ({"fail": "provider_error"}, "failed")]
+)
+async def test_not_billable_jobs_finish_through_the_batched_path(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, body: dict, status: str
+) -> None:
+    acct = await accounts.create(credits=0)
+    ids = [
+        assert_ok(await client.post("/api/v2/test/free-echo", json=body, headers=acct.headers), 202)["item"][
+            "id"
+        ]
+        for _ in range(8)
+    ]
+    async with running_worker(runtime, concurrency=8):
+        jobs = [await poll_job(client, acct.headers, job_id, until=("succeeded", "failed")) for job_id in ids]
+    for job in jobs:
+        assert job["status"] == status and job["billing"]["status"] == "not_billable"
+        assert job["finished_at"] and job["attempt_count"] == 1
+        if status == "succeeded":
+            assert job["result"]["message"] == "free" and job["progress"]["percent"] == 100.0
+        else:
+            assert job["error"] == {"code": "provider_error"} and job["result"] is None

@@ -104,6 +104,10 @@ class Notifier:
         pending = session.sync_session.info.setdefault(_PENDING_KEY, (self.hub, []))
         pending[1].append((channel, key))
 
+    async def publish_many(self, session: AsyncSession, channel: str, keys: list[str]) -> None:
+        for key in keys:
+            await self.publish(session, channel, key)
+
 
 class PostgresNotifier(Notifier):
     """NOTIFY inside the publishing transaction; one LISTEN connection per process feeds the hub."""
@@ -160,6 +164,17 @@ class PostgresNotifier(Notifier):
             return
         sent.add((channel, key))
         await session.execute(text("SELECT pg_notify(:channel, :key)"), {"channel": channel, "key": key})
+
+    async def publish_many(self, session: AsyncSession, channel: str, keys: list[str]) -> None:
+        if keys:
+            await _publish_many_pg(session, channel, keys)
+
+
+async def _publish_many_pg(session: AsyncSession, channel: str, keys: list[str]) -> None:
+    await session.execute(
+        text("SELECT pg_notify(:channel, key) FROM unnest(CAST(:keys AS text[])) AS key"),
+        {"channel": channel, "keys": keys},
+    )
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:

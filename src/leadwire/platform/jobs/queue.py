@@ -6,10 +6,11 @@ transaction already holds the write lock (BEGIN IMMEDIATE), which serialises cla
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
@@ -78,13 +79,8 @@ async def finish(
     result: dict[str, Any] | None = None,
     error_code: str | None = None,
     units: float = 0.0,
-    needs_settlement: bool = True,
 ) -> Job | None:
     """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
-    if not needs_settlement:
-        return await _finish_unbilled(
-            session, notifier, job_id=job_id, owner=owner, result=result, error_code=error_code
-        )
     job = await _owned_running(session, job_id, owner)
     if job is None:
         return None
@@ -94,40 +90,74 @@ async def finish(
     return job
 
 
-async def _finish_unbilled(
-    session: AsyncSession,
-    notifier: Notifier,
-    *,
-    job_id: str,
-    owner: str,
-    result: dict[str, Any] | None,
-    error_code: str | None,
-) -> Job | None:
-    """One conditional UPDATE for jobs with nothing to settle (not metered, not billable)."""
+@dataclass(frozen=True)
+class Outcome:
+    """What a handler produced for one job, waiting to be recorded."""
+
+    job_id: str
+    result: dict[str, Any] | None
+    error_code: str | None
+    units: float
+    needs_settlement: bool
+
+
+async def finish_many(
+    session: AsyncSession, notifier: Notifier, *, owner: str, outcomes: list[Outcome]
+) -> None:
+    """Record several outcomes in the caller's transaction: one executemany UPDATE for the jobs with
+    nothing to settle, the full settlement path for the others, one notification round trip."""
+    unbilled = [o for o in outcomes if not o.needs_settlement]
+    for outcome in outcomes:
+        if outcome.needs_settlement:
+            await finish(
+                session,
+                notifier,
+                job_id=outcome.job_id,
+                owner=owner,
+                result=outcome.result,
+                error_code=outcome.error_code,
+                units=outcome.units,
+            )
+    if not unbilled:
+        return
     now = utcnow()
-    succeeded = error_code is None
-    finished = await session.execute(
-        update(Job)
-        .where(Job.id == job_id, Job.lease_owner == owner, Job.status.in_(RUNNING))
+    table = Job.__table__
+    statement = (
+        update(table)
+        # Spelled out: an expanding IN parameter cannot be used with executemany.
+        .where(
+            table.c.id == bindparam("b_id"),
+            table.c.lease_owner == owner,
+            or_(table.c.status == RUNNING[0], table.c.status == RUNNING[1]),
+        )
         .values(
-            status="succeeded" if succeeded else "failed",
-            progress_stage="succeeded" if succeeded else "failed",
-            progress_percent=100.0 if succeeded else Job.progress_percent,
-            result=result if succeeded else None,
-            error_code=None if succeeded else error_code,
+            status=bindparam("b_status"),
+            progress_stage=bindparam("b_status"),
+            progress_percent=bindparam("b_percent"),
+            result=bindparam("b_result"),
+            error_code=bindparam("b_error"),
             finished_at=now,
             updated_at=now,
             lease_owner=None,
             lease_expires_at=None,
             pending_units=0.0,
         )
-        .returning(Job)
-        .execution_options(synchronize_session=False)
     )
-    job = finished.scalar_one_or_none()
-    if job is not None:
-        await notifier.publish(session, JOB_CHANNEL, job.id)
-    return job
+    await session.execute(
+        statement,
+        [
+            {
+                "b_id": o.job_id,
+                "b_status": "succeeded" if o.error_code is None else "failed",
+                "b_percent": 100.0 if o.error_code is None else 0.0,
+                "b_result": o.result if o.error_code is None else None,
+                "b_error": o.error_code,
+            }
+            for o in unbilled
+        ],
+    )
+    # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
+    await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in unbilled])
 
 
 def _mark_terminal(job: Job, status: str, *, result: dict[str, Any] | None, error_code: str | None) -> None:

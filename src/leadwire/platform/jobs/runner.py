@@ -41,12 +41,16 @@ class Worker:
         self._slot_freed = asyncio.Event()
         self._last_prune = 0.0
         self._last_rescue = float("-inf")
+        self._outcomes: list[tuple[queue.Outcome, asyncio.Future[None]]] = []
+        self._outcomes_ready = asyncio.Event()
+        self._finisher: asyncio.Task[None] | None = None
 
     @property
     def lease_seconds(self) -> float:
         return self.settings.job_lease_seconds
 
     async def run(self) -> None:
+        self._finisher = asyncio.create_task(self._finish_loop(), name="leadwire-finisher")
         heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
         try:
             with self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs:
@@ -81,6 +85,10 @@ class Worker:
             async with transaction(self.runtime.sessionmaker) as session:
                 await queue.release(session, owner=self.owner, job_ids=leftover)
             log.info("released %d unfinished jobs", len(leftover))
+        if self._finisher is not None:
+            self._finisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._finisher
 
     async def _claim(self) -> int:
         free = self.concurrency - len(self._running)
@@ -174,20 +182,44 @@ class Worker:
         except Exception:
             log.exception("job %s (%s) raised", job.id, job.action)
             error_code = "handler_error"
+        outcome = queue.Outcome(
+            job_id=job.id,
+            result=result,
+            error_code=error_code,
+            units=ctx.units,
+            needs_settlement=job.billing_status == "pending",
+        )
         try:
-            async with transaction(self.runtime.sessionmaker) as session:
-                await queue.finish(
-                    session,
-                    self.runtime.notifier,
-                    job_id=job.id,
-                    owner=self.owner,
-                    result=result,
-                    error_code=error_code,
-                    units=ctx.units,
-                    needs_settlement=job.billing_status == "pending",
-                )
-        except Exception:  # the lease will expire and another worker retries the job
-            log.exception("could not record the outcome of job %s", job.id)
+            await self._record(outcome)
         finally:
             self._running.pop(job.id, None)
             self._slot_freed.set()
+
+    async def _record(self, outcome: queue.Outcome) -> None:
+        """Hand the outcome to the finisher and wait until it is committed."""
+        done = asyncio.get_running_loop().create_future()
+        self._outcomes.append((outcome, done))
+        self._outcomes_ready.set()
+        await done
+
+    async def _finish_loop(self) -> None:
+        """Commit the outcomes that accumulated while the previous commit ran, in one transaction.
+
+        No added delay: a lone outcome is committed at once; under load, commits group naturally.
+        """
+        while True:
+            await self._outcomes_ready.wait()
+            self._outcomes_ready.clear()
+            batch, self._outcomes = self._outcomes, []
+            if not batch:
+                continue
+            try:
+                async with transaction(self.runtime.sessionmaker) as session:
+                    await queue.finish_many(
+                        session, self.runtime.notifier, owner=self.owner, outcomes=[o for o, _ in batch]
+                    )
+            except Exception:  # the leases will expire and other workers retry these jobs
+                log.exception("could not record the outcome of %d jobs", len(batch))
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)

@@ -38,40 +38,75 @@ async def create_job(
     resource: tuple[str, str] | None = None,
     draining: bool = False,
 ) -> Job:
+    """One job, created in the caller's transaction (see `create_jobs`)."""
+    jobs = await create_jobs(
+        session,
+        notifier,
+        caller,
+        action=action,
+        payloads=[payload],
+        channel=channel,
+        scheduled_at=scheduled_at,
+        status=status,
+        resource=resource,
+        draining=draining,
+    )
+    return jobs[0]
+
+
+async def create_jobs(
+    session: AsyncSession,
+    notifier: Notifier,
+    caller: Caller,
+    *,
+    action: str,
+    payloads: list[dict[str, Any]],
+    channel: str | None = None,
+    scheduled_at: datetime | None = None,
+    status: str = "queued",
+    resource: tuple[str, str] | None = None,
+    draining: bool = False,
+) -> list[Job]:
+    """Jobs of one action for one account, all or none: one account lock, one concurrency check,
+    one reservation per job, one multi-row INSERT and one wake-up for the workers."""
     if draining:
         raise ApiError("task_unavailable", headers={"Retry-After": "5"})
     spec = registry.get(action)
-    job_id = new_id("job")
     await ledger.lock_account(session, caller.user_id)
-    await _check_concurrency(session, caller)
-    reserved = _reservation(spec, payload)
-    await ledger.reserve(session, caller.user_id, job_id, reserved)
+    await _check_concurrency(session, caller, adding=len(payloads))
     now = utcnow()
-    job = Job(
-        id=job_id,
-        user_id=caller.user_id,
-        api_key_id=caller.key_id,
-        action=action,
-        status=status,
-        channel=channel,
-        payload=payload,
-        progress_stage=status,
-        progress_percent=0.0,
-        resource_type=resource[0] if resource else spec.resource_type,
-        resource_id=resource[1] if resource else None,
-        scheduled_at=scheduled_at or now,
-        attempt_count=0,
-        billing_status=spec.price.billing,
-        reserved_credits=reserved,
-        charged_credits=0,
-        pending_units=0.0,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(job)
+    jobs = []
+    for payload in payloads:
+        job_id = new_id("job")
+        reserved = _reservation(spec, payload)
+        await ledger.reserve(session, caller.user_id, job_id, reserved)
+        jobs.append(
+            Job(
+                id=job_id,
+                user_id=caller.user_id,
+                api_key_id=caller.key_id,
+                action=action,
+                status=status,
+                channel=channel,
+                payload=payload,
+                progress_stage=status,
+                progress_percent=0.0,
+                resource_type=resource[0] if resource else spec.resource_type,
+                resource_id=resource[1] if resource else None,
+                scheduled_at=scheduled_at or now,
+                attempt_count=0,
+                billing_status=spec.price.billing,
+                reserved_credits=reserved,
+                charged_credits=0,
+                pending_units=0.0,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+    session.add_all(jobs)
     await session.flush()
     await notifier.publish(session, NEW_JOB_CHANNEL, action)
-    return job
+    return jobs
 
 
 def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
@@ -80,14 +115,14 @@ def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
     return credits_for(spec.max_units(payload), spec.price.per_unit)
 
 
-async def _check_concurrency(session: AsyncSession, caller: Caller) -> None:
+async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: int = 1) -> None:
     limit = caller.plan.max_active_jobs
     # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
     active_rows = (
         select(Job.id).where(Job.user_id == caller.user_id, Job.status.in_(ACTIVE)).limit(limit).subquery()
     )
     active = await session.scalar(select(func.count()).select_from(active_rows))
-    if (active or 0) >= limit:
+    if (active or 0) + adding > limit:
         raise ApiError(
             "api_rate_limit_exceeded", detail="active job limit reached", headers={"Retry-After": "5"}
         )

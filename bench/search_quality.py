@@ -1,0 +1,72 @@
+"""Search quality on the sandbox world: nDCG@10 of the fused ranking vs raw FTS5 BM25.
+
+Run: .venv/bin/python bench/search_quality.py [--world-dir DIR] [--size default] [--queries 300]
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+from statistics import mean
+
+from leadwire.providers.search import SearchRequest
+from leadwire.sandbox.search_index import LocalSearchIndex
+from search_queries import (
+    BenchQuery,
+    GroundTruth,
+    common_arguments,
+    ensure_world,
+    load_ground_truth,
+    make_queries,
+    ndcg,
+)
+
+
+def request_for(query: BenchQuery) -> SearchRequest:
+    return SearchRequest(query=query.text, limit=10, category=query.category)  # type: ignore[arg-type]
+
+
+def url_of(world_dir: Path) -> dict[int, str]:
+    con = sqlite3.connect(world_dir / "world.db")
+    urls = {int(rowid): url for rowid, url in con.execute("SELECT rowid, url FROM documents")}
+    con.close()
+    return urls
+
+
+def main() -> None:
+    args = common_arguments(__doc__ or "").parse_args()
+    world_dir = ensure_world(args)
+    truth = load_ground_truth(world_dir)
+    queries = make_queries(truth, args.queries, args.query_seed)
+    index = LocalSearchIndex(world_dir)
+    urls = url_of(world_dir)
+
+    fused: dict[str, list[float]] = defaultdict(list)
+    baseline: dict[str, list[float]] = defaultdict(list)
+    for query in queries:
+        ideal = truth.ideal_dcg(query)
+        found = [s.url for s in index.search(request_for(query))]
+        raw = [urls[r] for r in index.raw_fts(request_for(query))]
+        fused[query.category].append(ndcg(grades(truth, query, found), ideal))
+        baseline[query.category].append(ndcg(grades(truth, query, raw), ideal))
+
+    all_fused = [v for values in fused.values() for v in values]
+    all_raw = [v for values in baseline.values() for v in values]
+    print(f"queries: {len(queries)}")
+    for category in sorted(fused):
+        print(
+            f"ndcg@10_{category.replace(' ', '_')}: fused {mean(fused[category]):.3f} "
+            f"fts {mean(baseline[category]):.3f} (n={len(fused[category])})"
+        )
+    print(f"ndcg@10_fused: {mean(all_fused):.3f}")
+    print(f"ndcg@10_fts5_bm25: {mean(all_raw):.3f}")
+    print(f"ndcg@10_fused_over_fts5: {mean(all_fused) / max(mean(all_raw), 1e-9):.2f}")
+
+
+def grades(truth: GroundTruth, query: BenchQuery, found: list[str]) -> list[int]:
+    return [truth.grade(query, url) for url in found]
+
+
+if __name__ == "__main__":
+    main()
