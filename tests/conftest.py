@@ -152,7 +152,7 @@ def redis_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def small_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def indexed_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One small sandbox world (generator + search index) shared by the whole session."""
     from datetime import date
 
@@ -167,8 +167,8 @@ def small_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def world_settings(settings: Settings, small_world: Path) -> Settings:
-    return settings.model_copy(update={"world_dir": small_world})
+def world_settings(settings: Settings, indexed_world: Path) -> Settings:
+    return settings.model_copy(update={"world_dir": indexed_world})
 
 
 @pytest.fixture

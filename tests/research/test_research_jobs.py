@@ -37,10 +37,10 @@ async def _run(
 
 
 async def test_public_web_returns_sources_and_bills_per_source(
-    world_client: httpx.AsyncClient, world_runtime: Runtime, small_world: Path
+    world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(small_world)
+    company = _a_company(indexed_world)
     body = {"queries": [f"{company['industry']} {company['city']}", company["name"]], "search_limit": 3}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/public-web", body)
     assert job["status"] == "succeeded"
@@ -57,10 +57,10 @@ async def test_public_web_returns_sources_and_bills_per_source(
 
 
 async def test_public_web_include_domains_keeps_only_that_site(
-    world_client: httpx.AsyncClient, world_runtime: Runtime, small_world: Path
+    world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(small_world)
+    company = _a_company(indexed_world)
     body = {"queries": [company["name"]], "include_domains": [company["domain"]]}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/public-web", body)
     sources = job["result"]["results"][0]["sources"]
@@ -112,10 +112,10 @@ async def test_every_query_failing_fails_the_job(
 
 
 async def test_contacts_on_a_world_company(
-    world_client: httpx.AsyncClient, world_runtime: Runtime, small_world: Path
+    world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(small_world)
+    company = _a_company(indexed_world)
     body = {"domain": f"https://www.{company['domain']}/team", "limit": 50}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/contacts", body)
     result = job["result"]
@@ -158,10 +158,10 @@ async def test_contacts_of_an_unknown_domain_is_no_result(
 
 
 async def test_contacts_position_filter_and_zh_locale(
-    world_client: httpx.AsyncClient, world_runtime: Runtime, small_world: Path
+    world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    con = sqlite3.connect(f"file:{small_world / 'world.db'}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{indexed_world / 'world.db'}?mode=ro", uri=True)
     row = con.execute(
         "SELECT c.domain FROM companies c JOIN people p ON p.company_id = c.id "
         "WHERE c.country = 'CN' AND p.title_zh IS NOT NULL GROUP BY c.id HAVING count(*) >= 3 LIMIT 1"

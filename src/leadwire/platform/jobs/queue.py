@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
@@ -121,7 +121,7 @@ async def finish_many(
     if not unbilled:
         return
     now = utcnow()
-    table = Job.__table__
+    table = cast(Table, Job.__table__)  # Core UPDATE: executemany, not the ORM's bulk form
     statement = (
         update(table)
         # Spelled out: an expanding IN parameter cannot be used with executemany.
