@@ -30,7 +30,8 @@ HEADERS = (
 @pytest.fixture
 def tight_free_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     plan = PLANS["free"]
-    limits = {**plan.rate_limits, "read": RateLimit(per_key=3, per_account=5, window_seconds=60)}
+    # Windows are aligned to the clock: an hour-long one keeps a test's requests inside one window.
+    limits = {**plan.rate_limits, "read": RateLimit(per_key=3, per_account=5, window_seconds=3600)}
     monkeypatch.setitem(PLANS, "free", dataclasses.replace(plan, rate_limits=limits, max_active_jobs=2))
 
 
@@ -57,6 +58,7 @@ async def test_key_limit_then_shared_account_limit(
     limited = await client.get("/api/v2/credits", headers=first.headers)
     assert_error(limited, 429, "api_key_rate_limit_exceeded")
     assert int(limited.headers["retry-after"]) >= 1 and limited.headers["x-ratelimit-remaining"] == "0"
+    assert limited.headers["x-user-ratelimit-remaining"] == "2"  # 3 of the account's 5 spent, not 4
     # The second key has its own key budget but shares the account's 5 requests: 3 used by the first key.
     for _ in range(2):
         assert_ok(await client.get("/api/v2/credits", headers=second.headers))
