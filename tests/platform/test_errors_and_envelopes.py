@@ -125,3 +125,29 @@ async def test_unknown_body_fields_are_ignored(client: httpx.AsyncClient, accoun
         "/api/v2/test/echo", json={"message": "hi", "extra": {"a": 1}}, headers=acct.headers
     )
     assert_ok(response, 202)
+
+
+async def test_post_like_body_limit_is_32_kb(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    body = b'{"profile_url": "' + b"x" * (33 * 1024) + b'"}'
+    response = await client.post(
+        "/api/v2/outreach/linkedin/post-likes",
+        content=body,
+        headers={**acct.headers, "Content-Type": "application/json"},
+    )
+    assert_error(response, 413, "request_payload_too_large")
+
+
+async def test_dispatch_body_limit_is_12_mb(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    headers = {
+        **acct.headers,
+        "Content-Type": "application/json",
+        "Content-Length": str(12 * 1024 * 1024 + 1),
+    }
+
+    async def body():  # declared over the limit: refused before it is read
+        yield b"{}"
+
+    response = await client.post("/api/v1/outreach/dispatches", content=body(), headers=headers)
+    assert_error(response, 413, "request_payload_too_large")

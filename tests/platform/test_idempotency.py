@@ -186,3 +186,16 @@ async def _seed_record(
             expires_at=now + timedelta(hours=24),
         )
     )
+
+
+async def test_endpoint_requiring_a_key_refuses_requests_without_one(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    missing = await client.post("/api/v2/test/keyed-echo", json={}, headers=acct.headers)
+    assert_error(missing, 400, "idempotency_key_required", param="Idempotency-Key")
+    assert await _job_count(runtime) == 0
+    keyed = await client.post(
+        "/api/v2/test/keyed-echo", json={}, headers={**acct.headers, "Idempotency-Key": "fm-1"}
+    )
+    assert_ok(keyed, 202)

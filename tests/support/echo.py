@@ -131,3 +131,15 @@ async def create_free_echo(
 ) -> JSONResponse:
     job = await create_job(session, runtime.notifier, caller, action=FREE_ACTION, payload=body.model_dump())
     return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+
+
+@router.post("/api/v2/test/keyed-echo", openapi_extra=openapi_body(EchoRequest))
+async def create_keyed_echo(
+    session: Session,
+    caller: Caller = Depends(require("research:write", "task")),
+    idem: Idempotency = Depends(idempotent(required=True)),
+    body: EchoRequest = Depends(json_body(EchoRequest)),
+    runtime: Runtime = Depends(get_runtime),
+) -> JSONResponse:
+    job = await create_job(session, runtime.notifier, caller, action=ACTION, payload=body.model_dump())
+    return await respond_with_job(session, runtime, job, idem=idem, wait=None)

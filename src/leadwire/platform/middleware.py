@@ -88,6 +88,10 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
+            if _declared_too_large(scope):
+                # Known from the headers: answer before reading a byte of the body.
+                await _send_error(send_wrapper, 413, error_body("request_payload_too_large"), [])
+                return
             await self.app(scope, _limited_receive(scope, receive), send_wrapper)
         except Exception:
             log.exception("unhandled error", extra={"request_id": request_id})
@@ -114,20 +118,20 @@ class RequestContextMiddleware:
         )
 
 
-def _limited_receive(scope: Scope, receive: Receive) -> Receive:
+def _declared_too_large(scope: Scope) -> bool:
     limit = body_limit_for(scope.get("path", ""))
     for name, value in scope.get("headers", []):
         if name == b"content-length":
             try:
-                declared = int(value)
+                return int(value) > limit
             except ValueError:
-                declared = -1
-            if declared > limit:
+                return False
+    return False
 
-                async def refuse() -> Message:
-                    raise PayloadTooLarge()
 
-                return refuse
+def _limited_receive(scope: Scope, receive: Receive) -> Receive:
+    """Counts the body as it streams in (chunked uploads declare no length) and stops past the limit."""
+    limit = body_limit_for(scope.get("path", ""))
     received = 0
 
     async def counting_receive() -> Message:

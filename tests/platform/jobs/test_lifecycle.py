@@ -209,3 +209,27 @@ async def test_not_billable_jobs_finish_through_the_batched_path(
             assert job["result"]["message"] == "free" and job["progress"]["percent"] == 100.0
         else:
             assert job["error"] == {"code": "provider_error"} and job["result"] is None
+
+
+async def test_expired_lease_past_the_attempt_limit_fails_with_attempts_exhausted(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    from leadwire.platform.db import transaction
+    from leadwire.platform.jobs import queue
+
+    acct = await accounts.create(credits=50)
+    job_id = assert_ok(await create_echo(client, acct.headers, {"max_units": 4}), 202)["item"]["id"]
+    for _ in range(runtime.settings.job_max_attempts):  # each claim by a worker that then vanishes
+        async with transaction(runtime.sessionmaker) as session:
+            claimed = await queue.claim_due(session, owner="ghost", limit=1, lease_seconds=-1)
+            assert [j.id for j in claimed] == [job_id]
+        async with transaction(runtime.sessionmaker) as session:
+            await queue.rescue_expired(
+                session, runtime.notifier, max_attempts=runtime.settings.job_max_attempts
+            )
+    job = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
+    assert job["status"] == "failed" and job["error"] == {"code": "attempts_exhausted"}
+    assert job["attempt_count"] == runtime.settings.job_max_attempts
+    assert job["billing"]["charged_credits"] == 0
+    credits = assert_ok(await client.get("/api/v2/credits", headers=acct.headers))["item"]
+    assert credits["reserved"] == 0 and credits["balance"] == 50
