@@ -13,13 +13,12 @@ from typing import Any
 from leadwire.providers.contacts import ContactRecord
 from leadwire.providers.positions import contains_cjk, english_tokens
 from leadwire.research.titles import (
-    DEPARTMENTS,
-    SENIORITIES,
     TOP_LEVEL,
     TitleClass,
     classify_title,
     department_words,
 )
+from leadwire.taxonomy import DEPARTMENTS, SENIORITIES
 
 __all__ = [
     "CONFIDENCE",

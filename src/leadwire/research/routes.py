@@ -44,7 +44,7 @@ async def create_public_web(
     runtime: Runtime = Depends(get_runtime),
     wait: int | None = Depends(prefer_wait),
 ) -> JSONResponse:
-    job = await service.start_public_web(session, runtime, caller, body)
+    job = await service.start(session, runtime, caller, body)
     return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
 
 
@@ -65,5 +65,5 @@ async def create_contacts(
     runtime: Runtime = Depends(get_runtime),
     wait: int | None = Depends(prefer_wait),
 ) -> JSONResponse:
-    job = await service.start_contacts(session, runtime, caller, body)
+    job = await service.start(session, runtime, caller, body)
     return await respond_with_job(session, runtime, job, idem=idem, wait=wait)

@@ -21,29 +21,13 @@ PUBLIC_WEB = "research.public_web"
 CONTACTS = "research.contacts"
 
 
-async def start_public_web(
-    session: AsyncSession, runtime: Runtime, caller: Caller, body: PublicWebRequest
+async def start(
+    session: AsyncSession, runtime: Runtime, caller: Caller, body: PublicWebRequest | ContactsRequest
 ) -> Job:
+    """Create the research job for a validated request, in the request's transaction."""
+    action = PUBLIC_WEB if isinstance(body, PublicWebRequest) else CONTACTS
     return await create_job(
-        session,
-        runtime.notifier,
-        caller,
-        action=PUBLIC_WEB,
-        payload=body.model_dump(),
-        draining=runtime.draining,
-    )
-
-
-async def start_contacts(
-    session: AsyncSession, runtime: Runtime, caller: Caller, body: ContactsRequest
-) -> Job:
-    return await create_job(
-        session,
-        runtime.notifier,
-        caller,
-        action=CONTACTS,
-        payload=body.model_dump(),
-        draining=runtime.draining,
+        session, runtime.notifier, caller, action=action, payload=body.model_dump(), draining=runtime.draining
     )
 
 

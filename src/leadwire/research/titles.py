@@ -12,22 +12,6 @@ from functools import lru_cache
 
 from leadwire.providers.positions import contains_cjk, english_tokens, to_simplified
 
-SENIORITIES = ("c_level", "vp", "director", "manager", "senior", "entry")
-DEPARTMENTS = (
-    "executive",
-    "engineering",
-    "sales",
-    "marketing",
-    "finance",
-    "operations",
-    "hr",
-    "legal",
-    "product",
-    "support",
-    "it",
-    "procurement",
-)
-
 # Reporting levels: 0 is the top executive; senior and entry share the individual-contributor level.
 _LEVEL = {"c_level": 1, "vp": 2, "director": 3, "manager": 4, "senior": 5, "entry": 5}
 TOP_LEVEL = 0

