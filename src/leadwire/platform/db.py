@@ -99,3 +99,11 @@ async def transaction(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIt
         except BaseException:
             await session.rollback()
             raise
+
+
+def dialect_insert(session: AsyncSession) -> Any:
+    """The session's dialect's `insert`, which has `ON CONFLICT DO NOTHING` on SQLite and PostgreSQL."""
+    from sqlalchemy.dialects.postgresql import insert as pg_insert
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert

@@ -14,11 +14,9 @@ from typing import Any
 
 import orjson
 from sqlalchemy import delete, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.db import transaction
+from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.idempotency_models import IdempotencyRecord
 from leadwire.platform.ids import new_id
@@ -56,10 +54,6 @@ def body_fingerprint(body: bytes) -> str:
     return hashlib.sha256(canonical).hexdigest()
 
 
-def _insert(runtime: Runtime) -> Any:
-    return sqlite_insert if runtime.is_sqlite else pg_insert
-
-
 async def claim(
     runtime: Runtime, *, api_key_id: str, method: str, path: str, key: str, body: bytes
 ) -> Claim | Replay:
@@ -81,7 +75,7 @@ async def claim(
             "expires_at": now + timedelta(hours=settings.idempotency_ttl_hours),
         }
         inserted = await session.execute(
-            _insert(runtime)(IdempotencyRecord)
+            dialect_insert(session)(IdempotencyRecord)
             .values(**values)
             .on_conflict_do_nothing()
             .returning(IdempotencyRecord.id)

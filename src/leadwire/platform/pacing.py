@@ -8,7 +8,7 @@ from sqlalchemy import ForeignKey, String, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.platform.db import Base, UtcDateTime
+from leadwire.platform.db import Base, UtcDateTime, dialect_insert
 from leadwire.platform.time import utcnow
 
 MIN_INTERVAL_SECONDS = 60
@@ -32,17 +32,24 @@ async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interv
     A cancelled job keeps its slot (DESIGN section 8), so the slot only ever moves forward.
     """
     now = utcnow()
+    # The row may not exist yet and two first jobs may race to create it: insert-if-absent, then lock.
+    created = await session.execute(
+        dialect_insert(session)(PacingSlot)
+        .values(user_id=user_id, channel=channel, last_scheduled_at=now)
+        .on_conflict_do_nothing()
+        .returning(PacingSlot.user_id)
+    )
+    if created.scalar_one_or_none() is not None:
+        return now
     slot = (
         await session.execute(
             select(PacingSlot)
             .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
             .with_for_update()
+            .execution_options(populate_existing=True)
         )
-    ).scalar_one_or_none()
-    if slot is None:
-        session.add(PacingSlot(user_id=user_id, channel=channel, last_scheduled_at=now))
-        await session.flush()
-        return now
+    ).scalar_one()
     when = max(now, slot.last_scheduled_at + timedelta(seconds=interval_seconds))
     slot.last_scheduled_at = when
+    await session.flush()
     return when
