@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     job_lease_seconds: float = 30.0
     job_max_attempts: int = 3
     job_retention_days: int = 30
+    event_retention_days: int = 7
     shutdown_grace_seconds: float = 20.0
     idempotency_ttl_hours: float = 24.0
     idempotency_lock_timeout_seconds: float = 60.0

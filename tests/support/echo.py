@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing.prices import Price
@@ -143,3 +145,35 @@ async def create_keyed_echo(
 ) -> JSONResponse:
     job = await create_job(session, runtime.notifier, caller, action=ACTION, payload=body.model_dump())
     return await respond_with_job(session, runtime, job, idem=idem, wait=None)
+
+
+@router.get("/api/v2/test/events/{topic}/stream")
+async def stream_topic(
+    request: Request,
+    topic: str,
+    stream_cursor: str | None = None,
+    caller: Caller = Depends(require("research:read", "read")),
+    runtime: Runtime = Depends(get_runtime),
+) -> EventSourceResponse:
+    """The shape a webset stream will have: replay from the checkpoint, follow, end on `complete`."""
+    from leadwire.platform.db import transaction
+    from leadwire.platform.events import log
+    from leadwire.platform.events.follow import follow
+    from leadwire.platform.events.sse import control, resume_point, sse_response, to_sse
+
+    start = resume_point(stream_cursor, request.headers.get("last-event-id"))
+    async with transaction(runtime.sessionmaker) as session:
+        if start is not None and await log.must_reset(session, topic, start):
+            reset = True
+        else:
+            reset = False
+            start = start if start is not None else await log.latest_seq(session, topic)
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        if reset:
+            yield control("reset", {"reason": "checkpoint_expired"})
+            return
+        async for event in follow(runtime, topic, start or 0, until=lambda e: e.type == "complete"):
+            yield to_sse(event)
+
+    return sse_response(events())

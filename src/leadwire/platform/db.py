@@ -56,17 +56,18 @@ def is_sqlite_url(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, *, pool_size: int = 10) -> AsyncEngine:
+def make_engine(url: str, *, pool_size: int = 10, readonly: bool = False) -> AsyncEngine:
+    """`readonly` matters on SQLite only: its transactions begin DEFERRED and never take the write lock."""
     if is_sqlite_url(url):
         engine = create_async_engine(url, connect_args={"timeout": 30})
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, begin="BEGIN" if readonly else "BEGIN IMMEDIATE")
         return engine
     # No pre-ping (three round trips per checkout on asyncpg): a connection broken by a server restart
     # fails its request with 503 task_unavailable and is discarded by the pool; recycle bounds its age.
     return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800)
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, begin: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, decide when transactions start (see _on_begin).
@@ -80,9 +81,9 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        # IMMEDIATE takes the write lock up front: a deferred transaction that later writes can fail
-        # with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take the write lock up front (IMMEDIATE): a deferred transaction that later writes can
+        # fail with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry. Readers (WAL) take none.
+        connection.exec_driver_sql(begin)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

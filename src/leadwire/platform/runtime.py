@@ -30,6 +30,23 @@ class Runtime:
     draining: bool = False
     services: dict[str, Any] = field(default_factory=dict)
     key_cache: dict[str, Any] = field(default_factory=dict)
+    # Sessions for work that only reads (GET requests, waiters, followers). On SQLite their own engine
+    # begins DEFERRED transactions, which never wait for or hold the write lock; elsewhere the same engine.
+    read_engine: AsyncEngine | None = None
+    read_sessionmaker: async_sessionmaker[AsyncSession] | None = None
+
+    def __post_init__(self) -> None:
+        if self.read_sessionmaker is None:
+            if self.engine.dialect.name == "sqlite":
+                self.read_engine = make_engine(str(self.engine.url), readonly=True)
+                self.read_sessionmaker = make_sessionmaker(self.read_engine)
+            else:
+                self.read_sessionmaker = self.sessionmaker
+
+    @property
+    def reader(self) -> async_sessionmaker[AsyncSession]:
+        assert self.read_sessionmaker is not None
+        return self.read_sessionmaker
 
     @property
     def is_sqlite(self) -> bool:
@@ -38,6 +55,8 @@ class Runtime:
     async def close(self) -> None:
         await self.notifier.stop()
         await self.engine.dispose()
+        if self.read_engine is not None:
+            await self.read_engine.dispose()
 
 
 async def build_runtime(settings: Settings) -> Runtime:

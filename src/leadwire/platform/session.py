@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.runtime import Runtime, get_runtime
 
 
-async def db_session(runtime: Runtime = Depends(get_runtime)) -> AsyncIterator[AsyncSession]:
-    async with runtime.sessionmaker() as session:
+async def db_session(
+    request: Request, runtime: Runtime = Depends(get_runtime)
+) -> AsyncIterator[AsyncSession]:
+    # A GET only reads: on SQLite it must not hold the write lock (a stream or a wait may outlast it).
+    maker = runtime.reader if request.method in ("GET", "HEAD") else runtime.sessionmaker
+    async with maker() as session:
         try:
             yield session
             if session.in_transaction():

@@ -1,1 +1,1 @@
-"""Leadwire."""
+"""Append-only event log and its followers (SSE streams, live views)."""

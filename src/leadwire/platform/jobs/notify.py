@@ -21,8 +21,8 @@ log = logging.getLogger("leadwire.notify")
 
 JOB_CHANNEL = "leadwire_job"
 NEW_JOB_CHANNEL = "leadwire_new_job"
-WEBSET_CHANNEL = "leadwire_webset"
-CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, WEBSET_CHANNEL)
+EVENT_CHANNEL = "leadwire_event"
+CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, EVENT_CHANNEL)
 _PENDING_KEY = "leadwire_pending_notifications"
 _SENT_KEY = "leadwire_sent_notifications"
 

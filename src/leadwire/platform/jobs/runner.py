@@ -13,6 +13,7 @@ from typing import Any
 
 from leadwire.platform import idempotency
 from leadwire.platform.db import transaction
+from leadwire.platform.events import log as event_log
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
@@ -132,14 +133,14 @@ class Worker:
             await self.prune()
 
     async def prune(self) -> None:
-        """Drop terminal jobs past the retention period and expired idempotency records."""
+        """Drop terminal jobs and events past their retention, and expired idempotency records."""
+        settings = self.settings
         async with transaction(self.runtime.sessionmaker) as session:
-            jobs = await queue.prune_terminal(
-                session, older_than=timedelta(days=self.settings.job_retention_days)
-            )
+            jobs = await queue.prune_terminal(session, older_than=timedelta(days=settings.job_retention_days))
             keys = await idempotency.prune_expired(session)
-        if jobs or keys:
-            log.info("pruned %d terminal jobs and %d idempotency records", jobs, keys)
+            events = await event_log.prune(session, older_than=timedelta(days=settings.event_retention_days))
+        if jobs or keys or events:
+            log.info("pruned %d terminal jobs, %d idempotency records, %d events", jobs, keys, events)
 
     async def _heartbeat_loop(self) -> None:
         while True:

@@ -31,7 +31,7 @@ def parse_prefer_wait(header: str | None) -> int | None:
 
 
 async def _read(runtime: Runtime, job_id: str) -> Job | None:
-    async with transaction(runtime.sessionmaker) as session:
+    async with transaction(runtime.reader) as session:
         return await session.get(Job, job_id)
 
 

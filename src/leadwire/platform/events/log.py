@@ -1,0 +1,74 @@
+"""Appending to and reading the event log.
+
+`append` runs in the caller's transaction (an event commits with the change it describes) and wakes
+followers through the notifier once that transaction commits.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.db import dialect_insert
+from leadwire.platform.events.models import Event, EventTopic
+from leadwire.platform.jobs.notify import EVENT_CHANNEL, Notifier
+from leadwire.platform.time import utcnow
+
+
+async def append(
+    session: AsyncSession, notifier: Notifier, topic: str, type_: str, payload: dict[str, Any]
+) -> int:
+    """Add one event to `topic`; returns its `seq`. Appends to one topic are serialised by a row lock."""
+    await session.execute(
+        dialect_insert(session)(EventTopic)
+        .values(topic=topic, pruned_through=0, created_at=utcnow())
+        .on_conflict_do_nothing()
+    )
+    await session.execute(select(EventTopic.topic).where(EventTopic.topic == topic).with_for_update())
+    event = Event(topic=topic, type=type_, payload=payload, created_at=utcnow())
+    session.add(event)
+    await session.flush()
+    await notifier.publish(session, EVENT_CHANNEL, topic)
+    return event.seq
+
+
+async def read_after(session: AsyncSession, topic: str, after: int, *, limit: int = 500) -> list[Event]:
+    result = await session.execute(
+        select(Event).where(Event.topic == topic, Event.seq > after).order_by(Event.seq).limit(limit)
+    )
+    return list(result.scalars())
+
+
+async def latest_seq(session: AsyncSession, topic: str) -> int:
+    """The checkpoint that delivers only future events (0 for an empty topic)."""
+    value = await session.scalar(select(func.max(Event.seq)).where(Event.topic == topic))
+    return int(value or 0)
+
+
+async def must_reset(session: AsyncSession, topic: str, after: int) -> bool:
+    """True when events after `after` were pruned: the follower must take a fresh snapshot."""
+    pruned = await session.scalar(select(EventTopic.pruned_through).where(EventTopic.topic == topic))
+    return after < int(pruned or 0)
+
+
+async def prune(session: AsyncSession, *, older_than: timedelta) -> int:
+    """Delete old events, remembering per topic how far the log was cut."""
+    cutoff = utcnow() - older_than
+    cut = (
+        await session.execute(
+            select(Event.topic, func.max(Event.seq)).where(Event.created_at < cutoff).group_by(Event.topic)
+        )
+    ).all()
+    for topic, seq in cut:
+        await session.execute(
+            update(EventTopic)
+            .where(EventTopic.topic == topic)
+            .values(
+                pruned_through=case((EventTopic.pruned_through < seq, seq), else_=EventTopic.pruned_through)
+            )
+        )
+    result = await session.execute(delete(Event).where(Event.created_at < cutoff))
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]

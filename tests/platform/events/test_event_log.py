@@ -1,0 +1,80 @@
+"""The event log: ordered replay from a checkpoint, live following, serialised appends, pruning."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from sqlalchemy import update
+
+from leadwire.platform.db import transaction
+from leadwire.platform.events import log
+from leadwire.platform.events.follow import follow
+from leadwire.platform.events.models import Event
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.time import utcnow
+
+
+async def _append(runtime: Runtime, topic: str, type_: str, n: int) -> int:
+    async with transaction(runtime.sessionmaker) as session:
+        return await log.append(session, runtime.notifier, topic, type_, {"n": n})
+
+
+async def test_replay_from_a_checkpoint_in_order(runtime: Runtime) -> None:
+    seqs = [await _append(runtime, "webset:a", "items.changed", n) for n in range(5)]
+    await _append(runtime, "webset:b", "items.changed", 99)  # another topic: not replayed
+    assert seqs == sorted(seqs) and len(set(seqs)) == 5
+    async with transaction(runtime.sessionmaker) as session:
+        replay = await log.read_after(session, "webset:a", seqs[1])
+        latest = await log.latest_seq(session, "webset:a")
+    assert [e.payload["n"] for e in replay] == [2, 3, 4]
+    assert latest == seqs[-1]
+
+
+async def test_follower_gets_live_events_and_stops_at_complete(runtime: Runtime) -> None:
+    start = await _append(runtime, "webset:live", "items.changed", 0)
+    received: list[Event] = []
+
+    async def consume() -> None:
+        async for event in follow(runtime, "webset:live", start, until=lambda e: e.type == "complete"):
+            received.append(event)
+
+    consumer = asyncio.create_task(consume())
+    await asyncio.sleep(0.1)
+    for n in range(1, 4):
+        await _append(runtime, "webset:live", "items.changed", n)
+    await _append(runtime, "webset:live", "complete", 4)
+    await asyncio.wait_for(consumer, timeout=10)
+    assert [e.payload["n"] for e in received] == [1, 2, 3, 4]
+    assert received[-1].type == "complete"
+
+
+async def test_concurrent_appends_reach_a_follower_without_gaps(runtime: Runtime) -> None:
+    start = await _append(runtime, "webset:busy", "items.changed", -1)
+    seen: list[int] = []
+
+    async def consume() -> None:
+        async for event in follow(runtime, "webset:busy", start):
+            seen.append(event.payload["n"])
+            if len(seen) == 30:
+                return
+
+    consumer = asyncio.create_task(consume())
+    await asyncio.gather(*(_append(runtime, "webset:busy", "items.changed", n) for n in range(30)))
+    await asyncio.wait_for(consumer, timeout=15)
+    assert sorted(seen) == list(range(30))
+
+
+async def test_checkpoint_before_the_pruned_log_must_reset(runtime: Runtime) -> None:
+    old = await _append(runtime, "webset:old", "items.changed", 0)
+    newer = await _append(runtime, "webset:old", "items.changed", 1)
+    async with transaction(runtime.sessionmaker) as session:
+        await session.execute(
+            update(Event).where(Event.seq == old).values(created_at=utcnow() - timedelta(days=8))
+        )
+    async with transaction(runtime.sessionmaker) as session:
+        assert await log.prune(session, older_than=timedelta(days=7)) == 1
+    async with transaction(runtime.sessionmaker) as session:
+        assert await log.must_reset(session, "webset:old", old - 1) is True
+        assert await log.must_reset(session, "webset:old", old) is False
+        assert [e.seq for e in await log.read_after(session, "webset:old", 0)] == [newer]
