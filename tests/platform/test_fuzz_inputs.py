@@ -1,0 +1,133 @@
+"""No input produces a 5xx or a framework error: arbitrary JSON bodies, content types, Prefer and
+Idempotency-Key headers and path ids against every route, checked for the envelope (Hypothesis)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from leadwire.app import create_app
+from leadwire.config import Settings
+from leadwire.platform.runtime import build_runtime
+from tests.support.accounts import AccountFactory
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=5)
+    ),
+    max_leaves=12,
+)
+FIELDS = [
+    "queries",
+    "search_limit",
+    "category",
+    "include_domains",
+    "user_location",
+    "domain",
+    "positions",
+    "limit",
+    "locale",
+    "message",
+    "sleep",
+    "units",
+]
+bodies = st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=6) | json_values
+POSTS = ["/api/v2/research/public-web", "/api/v2/research/contacts", "/api/v2/jobs/job_x/cancel"]
+GETS = [
+    "/api/v2/jobs/{id}",
+    "/api/v1/outreach/jobs/{id}",
+    "/api/v2/connect/accounts?can_send={id}",
+    "/api/v2/credits",
+    "/api/v2/nowhere/{id}",
+]
+header_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
+
+
+def _assert_envelope(response: httpx.Response) -> None:
+    assert response.status_code < 500, (response.status_code, response.text)
+    body = response.json()
+    assert body["ok"] in (True, False)
+    if body["ok"] is False:
+        assert body["error"]["code"] == body["error"]["message"]
+        assert body["error"]["request_id"] == response.headers["x-request-id"]
+
+
+@pytest.fixture
+def fuzz_settings(settings: Settings) -> Settings:
+    return settings
+
+
+def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) -> None:
+    loop = asyncio.new_event_loop()
+
+    async def setup() -> tuple[Any, httpx.AsyncClient, dict[str, str], Any]:
+        runtime = await build_runtime(fuzz_settings)
+        app = create_app(runtime=runtime)
+        lifespan = app.router.lifespan_context(app)
+        await lifespan.__aenter__()
+        acct = await AccountFactory(runtime).create(credits=10_000)
+        http = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app, raise_app_exceptions=False), base_url="http://fuzz"
+        )
+        return runtime, http, acct.headers, lifespan
+
+    runtime, http, headers, lifespan = loop.run_until_complete(setup())
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        path=st.sampled_from(POSTS),
+        body=bodies,
+        content_type=st.sampled_from(
+            [
+                "application/json",
+                "application/json; charset=utf-8",
+                "text/plain",
+                "application/x-www-form-urlencoded",
+            ]
+        ),
+        prefer=st.none() | header_text,
+        key=st.none() | header_text,
+        raw=st.booleans(),
+    )
+    def post(path: str, body: Any, content_type: str, prefer: str | None, key: str | None, raw: bool) -> None:
+        extra = {"Content-Type": content_type}
+        if prefer is not None:
+            extra["Prefer"] = prefer
+        if key is not None:
+            extra["Idempotency-Key"] = key
+        encoded = json.dumps(body).encode()  # stdlib: integers beyond 64 bits too
+        content = encoded[:-1] if raw else encoded  # raw: truncated, broken JSON
+        response = loop.run_until_complete(http.post(path, content=content, headers={**headers, **extra}))
+        _assert_envelope(response)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(path=st.sampled_from(GETS), value=header_text)
+    def get(path: str, value: str) -> None:
+        url = path.replace(
+            "{id}",
+            httpx.QueryParams({"v": value})["v"].replace("/", "%2F").replace("?", "%3F").replace("#", "%23"),
+        )
+        _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))
+
+    try:
+        post()
+        get()
+    finally:
+
+        async def teardown() -> None:
+            await http.aclose()
+            await lifespan.__aexit__(None, None, None)
+            await runtime.close()
+
+        loop.run_until_complete(teardown())
+        loop.close()
