@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from leadwire.app import create_app
 from leadwire.config import Settings
