@@ -1,0 +1,62 @@
+"""The outreach channel port: deliver one message to one person through a connected account.
+
+Adapters: sandbox outbox (offline default) and the real providers — SMTP for email
+(`providers.smtp`), Unipile for LinkedIn, WhatsApp Cloud API. A delivery id travels with every message
+so an upstream that supports it (SMTP's Message-ID) can recognise a repeat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+CHANNEL_ERROR_CODES = frozenset(
+    {
+        "channel_auth_failed",  # the account's credentials were refused: reconnect needed
+        "recipient_rejected",  # the upstream refused this recipient
+        "channel_unavailable",  # could not reach the upstream; nothing was sent
+        "channel_rejected",  # the upstream refused the message itself
+        "channel_error",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content: bytes
+    content_type: str = "application/octet-stream"
+
+
+@dataclass(frozen=True)
+class OutboundMessage:
+    delivery_id: str
+    recipient: dict[str, Any]
+    subject: str | None = None
+    text: str | None = None
+    html: str | None = None
+    attachments: list[Attachment] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DeliveryReceipt:
+    kind: str  # message | connection_request
+    provider: str
+    provider_message_id: str
+    delivered_at: datetime
+
+
+class ChannelError(Exception):
+    """A failed delivery; `sent_unknown` is True when the upstream may have accepted it anyway."""
+
+    def __init__(self, code: str, detail: str | None = None, *, sent_unknown: bool = False) -> None:
+        super().__init__(code if detail is None else f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.sent_unknown = sent_unknown
+
+
+@runtime_checkable
+class Channel(Protocol):
+    async def send(self, message: OutboundMessage) -> DeliveryReceipt: ...

@@ -1,0 +1,129 @@
+"""The SMTP email adapter against a real SMTP server (aiosmtpd) on loopback."""
+
+from __future__ import annotations
+
+import email
+from collections.abc import Iterator
+from email.message import Message
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword, Session
+
+from leadwire.providers.channels import Attachment, ChannelError, OutboundMessage
+from leadwire.providers.smtp import SmtpEmailChannel
+from tests.support.processes import free_port
+
+
+class Inbox:
+    """An SMTP handler that keeps what it accepts and refuses one address."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[Envelope, Message]] = []
+
+    async def handle_RCPT(
+        self, server: Any, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        if address.startswith("nobody@"):
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Session, envelope: Envelope) -> str:
+        assert isinstance(envelope.content, bytes)
+        self.messages.append((envelope, email.message_from_bytes(envelope.content)))
+        return "250 Message accepted"
+
+
+def _authenticator(
+    server: Any, session: Session, envelope: Envelope, mechanism: str, auth_data: Any
+) -> AuthResult:
+    ok = (
+        isinstance(auth_data, LoginPassword)
+        and auth_data.login == b"sender"
+        and auth_data.password == b"right"
+    )
+    # handled=False: aiosmtpd then answers a failure with 535 itself (its default sends nothing).
+    return AuthResult(success=ok, handled=False)
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(
+        inbox,
+        hostname="127.0.0.1",
+        port=port,
+        authenticator=_authenticator,
+        auth_require_tls=False,
+    )
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+def _channel(port: int, **overrides: Any) -> SmtpEmailChannel:
+    options: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": port,
+        "from_address": "sales@leadwire.example",
+        "from_name": "Leadwire Sales",
+        "username": "sender",
+        "password": "right",
+        "tls": "none",
+        "timeout": 5,
+    }
+    return SmtpEmailChannel(**{**options, **overrides})
+
+
+async def test_delivers_text_html_and_attachment(smtp_server: tuple[Inbox, int]) -> None:
+    inbox, port = smtp_server
+    message = OutboundMessage(
+        delivery_id="dlv_123",
+        recipient={"address": "jane@acme.example", "name": "Jane Doe"},
+        subject="Hello Jane",
+        text="Plain body",
+        html="<p>HTML body</p>",
+        attachments=[Attachment("deck.pdf", b"%PDF-1.4 bytes", "application/pdf")],
+    )
+    receipt = await _channel(port).send(message)
+    assert (
+        receipt.kind == "message" and receipt.provider == "smtp" and "dlv_123" in receipt.provider_message_id
+    )
+    [(envelope, received)] = inbox.messages
+    assert envelope.mail_from == "sales@leadwire.example" and envelope.rcpt_tos == ["jane@acme.example"]
+    assert received["Subject"] == "Hello Jane" and received["To"] == "Jane Doe <jane@acme.example>"
+    assert received["Message-ID"] == receipt.provider_message_id
+    parts = {part.get_content_type(): part for part in received.walk()}
+    assert parts["text/plain"].get_payload(decode=True).strip() == b"Plain body"
+    assert parts["text/html"].get_payload(decode=True).strip() == b"<p>HTML body</p>"
+    assert parts["application/pdf"].get_filename() == "deck.pdf"
+    assert parts["application/pdf"].get_payload(decode=True) == b"%PDF-1.4 bytes"
+
+
+async def test_refused_recipient_is_recipient_rejected(smtp_server: tuple[Inbox, int]) -> None:
+    inbox, port = smtp_server
+    with pytest.raises(ChannelError) as caught:
+        await _channel(port).send(OutboundMessage("dlv_1", {"address": "nobody@acme.example"}, "s", "t"))
+    assert caught.value.code == "recipient_rejected" and not caught.value.sent_unknown
+    assert inbox.messages == []
+
+
+async def test_wrong_password_is_channel_auth_failed(smtp_server: tuple[Inbox, int]) -> None:
+    inbox, port = smtp_server
+    with pytest.raises(ChannelError) as caught:
+        await _channel(port, password="wrong").send(
+            OutboundMessage("dlv_2", {"address": "a@b.example"}, "s", "t")
+        )
+    assert caught.value.code == "channel_auth_failed"
+    assert inbox.messages == []
+
+
+async def test_unreachable_server_is_channel_unavailable() -> None:
+    with pytest.raises(ChannelError) as caught:
+        await _channel(free_port()).send(OutboundMessage("dlv_3", {"address": "a@b.example"}, "s", "t"))
+    assert caught.value.code == "channel_unavailable" and not caught.value.sent_unknown
