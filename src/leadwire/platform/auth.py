@@ -7,7 +7,7 @@ applies the plan's capability check and the rate limits, and checks the scope, i
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -36,14 +36,14 @@ class Caller:
         return scope in self.scopes
 
 
-def _raw_key(request: Request) -> str:
-    header = request.headers.get("authorization")
+def _raw_key(headers: Mapping[str, str]) -> str:
+    header = headers.get("authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise ApiError("api_key_invalid")
         return token.strip()
-    api_key = request.headers.get("x-api-key")
+    api_key = headers.get("x-api-key")
     if api_key is None:
         raise ApiError("api_key_missing")
     if not api_key.strip():
@@ -91,8 +91,9 @@ async def _lookup(session: AsyncSession, runtime: Runtime, raw: str) -> _KeyReco
     return record
 
 
-async def authenticate(request: Request, session: AsyncSession, runtime: Runtime) -> Caller:
-    raw = _raw_key(request)
+async def authenticate_headers(headers: Mapping[str, str], session: AsyncSession, runtime: Runtime) -> Caller:
+    """The caller behind `Authorization: Bearer` or `x-api-key`, or the 401 that explains why not."""
+    raw = _raw_key(headers)
     if not raw.startswith(("lw_live_", "lw_test_")) or len(raw) > 200:
         raise ApiError("api_key_invalid")
     record = await _lookup(session, runtime, raw)
@@ -103,15 +104,37 @@ async def authenticate(request: Request, session: AsyncSession, runtime: Runtime
     if record.expires_at is not None and record.expires_at <= utcnow():
         raise ApiError("api_key_expired")
     key_id_var.set(record.key_id)
-    request.state.key_id = record.key_id
     return Caller(
         user_id=record.user_id, key_id=record.key_id, plan=get_plan(record.plan), scopes=record.scopes
     )
 
 
+async def authenticate(request: Request, session: AsyncSession, runtime: Runtime) -> Caller:
+    caller = await authenticate_headers(request.headers, session, runtime)
+    request.state.key_id = caller.key_id
+    return caller
+
+
 def set_response_headers(request: Request, headers: dict[str, str]) -> None:
     """Headers the request-context middleware adds to whatever response goes out, errors included."""
     request.scope.setdefault("state", {}).setdefault("leadwire_headers", {}).update(headers)
+
+
+async def authorize(
+    runtime: Runtime, caller: Caller, *, scope: str | None, request_class: str, capability: str | None
+) -> dict[str, str]:
+    """Rate limits (per key and account-wide), plan capability and scope, for every face (REST, MCP).
+
+    Returns the rate-limit headers; raises ApiError (with those headers) when refused.
+    """
+    decision = await runtime.rate_limiter.check(
+        plan=caller.plan, request_class=request_class, key_id=caller.key_id, user_id=caller.user_id
+    )
+    if capability is not None and capability not in caller.plan.capabilities:
+        raise ApiError("membership_tier_insufficient", headers=decision.headers)
+    if scope is not None and not caller.can(scope):
+        raise ApiError("permission_denied", headers=decision.headers)
+    return decision.headers
 
 
 def require(
@@ -133,17 +156,13 @@ def require(
             await session.commit()
         request.state.caller = caller
         try:
-            decision = await runtime.rate_limiter.check(
-                plan=caller.plan, request_class=request_class, key_id=caller.key_id, user_id=caller.user_id
+            headers = await authorize(
+                runtime, caller, scope=scope, request_class=request_class, capability=needed_capability
             )
         except ApiError as exc:
             set_response_headers(request, exc.headers)
             raise
-        set_response_headers(request, decision.headers)
-        if needed_capability is not None and needed_capability not in caller.plan.capabilities:
-            raise ApiError("membership_tier_insufficient")
-        if scope is not None and not caller.can(scope):
-            raise ApiError("permission_denied")
+        set_response_headers(request, headers)
         return caller
 
     return dependency
