@@ -22,6 +22,7 @@ from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
 from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
+from tests.support.lifespan import app_lifespan
 
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
 PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -124,7 +125,7 @@ async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
 @pytest.fixture
 async def app(runtime: Runtime) -> AsyncIterator[FastAPI]:
     application = create_app(runtime=runtime)
-    async with application.router.lifespan_context(application):
+    async with app_lifespan(application):
         yield application
 
 
@@ -181,7 +182,7 @@ async def world_runtime(world_settings: Settings) -> AsyncIterator[Runtime]:
 @pytest.fixture
 async def world_client(world_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
     application = create_app(runtime=world_runtime)
-    async with application.router.lifespan_context(application):
+    async with app_lifespan(application):
         transport = httpx.ASGITransport(app=application, raise_app_exceptions=False)
         async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
             yield http

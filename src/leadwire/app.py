@@ -95,7 +95,8 @@ def create_app(
             worker = Worker(app.state.runtime)
             worker_task = asyncio.create_task(worker.run(), name="leadwire-in-process-worker")
         try:
-            yield
+            async with mcp_server.session_manager.run():
+                yield
         finally:
             app.state.runtime.draining = True
             if worker is not None and worker_task is not None:
@@ -125,6 +126,10 @@ def create_app(
     capabilities.load_job_handlers(settings.plugin_modules)
     for router in capabilities.routers(settings.plugin_modules):
         app.include_router(router)
+    from leadwire.mcp.server import build_mcp
+
+    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime)
+    app.mount("/mcp", mcp_app)
     app.add_middleware(RequestContextMiddleware)
     install_openapi(app)
     return app

@@ -16,6 +16,7 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
+from tests.support.lifespan import app_lifespan
 
 json_values = st.recursive(
     st.none()
@@ -74,7 +75,7 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
     async def setup() -> tuple[Any, httpx.AsyncClient, dict[str, str], Any]:
         runtime = await build_runtime(fuzz_settings)
         app = create_app(runtime=runtime)
-        lifespan = app.router.lifespan_context(app)
+        lifespan = app_lifespan(app)
         await lifespan.__aenter__()
         acct = await AccountFactory(runtime).create(credits=10_000)
         http = httpx.AsyncClient(

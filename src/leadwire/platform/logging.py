@@ -40,6 +40,7 @@ def configure_logging(level: str = "info") -> None:
     root.setLevel(level.upper())
     logging.getLogger("uvicorn.access").disabled = True
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # one line per MCP request besides our access log
     for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True

@@ -1,0 +1,135 @@
+"""MCP over streamable HTTP at /mcp/: same keys, scopes and account-wide allowances as REST."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import httpx
+import pytest
+
+from leadwire.platform.plans import PLANS, RateLimit
+from leadwire.platform.runtime import Runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import running_worker
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+async def rpc(
+    http: httpx.AsyncClient, headers: dict[str, str], method: str, params: dict[str, Any]
+) -> httpx.Response:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    return await http.post("/mcp/", json=body, headers={**headers, **MCP_HEADERS})
+
+
+async def call(
+    http: httpx.AsyncClient, headers: dict[str, str], tool: str, **arguments: Any
+) -> dict[str, Any]:
+    response = await rpc(http, headers, "tools/call", {"name": tool, "arguments": arguments})
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()["result"]
+    return result
+
+
+def error_text(result: dict[str, Any]) -> str:
+    assert result["isError"] is True, result
+    return str(result["content"][0]["text"])
+
+
+async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create()
+    init = await rpc(
+        client,
+        acct.headers,
+        "initialize",
+        {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    )
+    assert init.status_code == 200 and init.json()["result"]["serverInfo"]["name"] == "leadwire"
+    tools = (await rpc(client, acct.headers, "tools/list", {})).json()["result"]["tools"]
+    assert {t["name"] for t in tools} == {
+        "get_credits",
+        "list_accounts",
+        "research_public_web",
+        "research_contacts",
+        "get_job",
+        "cancel_job",
+    }
+
+
+async def test_requests_without_a_valid_key_are_refused_with_the_envelope(client: httpx.AsyncClient) -> None:
+    assert_error(await rpc(client, {}, "tools/list", {}), 401, "api_key_missing")
+    bad = {"Authorization": "Bearer lw_live_" + "z" * 32}
+    assert_error(await rpc(client, bad, "tools/list", {}), 401, "api_key_invalid")
+
+
+async def test_credits_and_accounts_match_rest(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
+    acct = await accounts.create(credits=321)
+    await accounts.connect(acct.user_id, "email")
+    credits = (await call(client, acct.headers, "get_credits"))["structuredContent"]
+    rest = assert_ok(await client.get("/api/v2/credits", headers=acct.headers))["item"]
+    assert {k: credits[k] for k in ("balance", "reserved", "available")} == {
+        k: rest[k] for k in ("balance", "reserved", "available")
+    }
+    listed = await call(client, acct.headers, "list_accounts", can_send=True)
+    assert listed["isError"] is False
+    rest_accounts = assert_ok(await client.get("/api/v2/connect/accounts", headers=acct.headers))["items"]
+    assert listed["structuredContent"]["result"] == rest_accounts
+
+
+async def test_scope_and_argument_rules_are_the_rest_rules(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    reader = await accounts.key(acct.user_id, scopes=["research:read", "credits:read"])
+    assert "permission_denied" in error_text(
+        await call(client, reader.headers, "research_public_web", queries=["q"])
+    )
+    assert "invalid_domain" in error_text(
+        await call(client, acct.headers, "research_contacts", domain="Acme Inc")
+    )
+    assert "invalid_request" in error_text(
+        await call(client, acct.headers, "research_public_web", queries=["a", "b", "c"])
+    )
+    assert "task_not_found" in error_text(await call(client, acct.headers, "get_job", job_id="job_nope"))
+
+
+async def test_mcp_and_rest_share_the_account_allowance(
+    client: httpx.AsyncClient, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = PLANS["free"]
+    limits = {**plan.rate_limits, "read": RateLimit(per_key=50, per_account=3, window_seconds=3600)}
+    monkeypatch.setitem(PLANS, "free", dataclasses.replace(plan, rate_limits=limits))
+    acct = await accounts.create(plan="free")
+    other_key = await accounts.key(acct.user_id)
+    for _ in range(3):
+        assert_ok(await client.get("/api/v2/credits", headers=acct.headers))
+    assert "api_rate_limit_exceeded" in error_text(await call(client, other_key.headers, "get_credits"))
+
+
+async def test_research_tool_runs_the_job_and_returns_it(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    acct = await AccountFactory(world_runtime).create(credits=50)
+    async with running_worker(world_runtime):
+        result = await call(
+            world_client,
+            acct.headers,
+            "research_public_web",
+            queries=["software company"],
+            search_limit=2,
+            wait_seconds=20,
+        )
+    job = result["structuredContent"]
+    assert job["status"] == "succeeded" and job["action"] == "research.public_web"
+    assert job["result"]["results"][0]["sources"]
+    polled = assert_ok(await world_client.get(f"/api/v2/jobs/{job['id']}", headers=acct.headers))["item"]
+    assert (
+        polled["id"] == job["id"]
+        and polled["billing"]["charged_credits"] == job["billing"]["charged_credits"]
+    )

@@ -1,0 +1,35 @@
+"""Running an app's lifespan in one dedicated task, as a server does.
+
+The lifespan holds task groups (the MCP session manager's) that must be exited by the task that entered
+them; pytest fixtures enter and exit in different tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+
+
+@contextlib.asynccontextmanager
+async def app_lifespan(app: FastAPI) -> AsyncIterator[FastAPI]:
+    started, stopping = asyncio.Event(), asyncio.Event()
+
+    async def run() -> None:
+        async with app.router.lifespan_context(app):
+            started.set()
+            await stopping.wait()
+
+    task = asyncio.create_task(run())
+    starting = asyncio.create_task(started.wait())
+    await asyncio.wait({task, starting}, return_when=asyncio.FIRST_COMPLETED)
+    if task.done():
+        starting.cancel()
+        task.result()  # startup failed: raise its error
+    try:
+        yield app
+    finally:
+        stopping.set()
+        await task
