@@ -8,6 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from leadwire.client import Leadwire, LeadwireError
 from tests.support.processes import free_port, leadwire_process, process_env, wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +31,12 @@ def test_serve_bootstraps_demo_account_and_serves_credits(tmp_path: Path) -> Non
         accounts = httpx.get(f"{base}/api/v2/connect/accounts", headers={"x-api-key": key}).json()["items"]
         assert sorted(a["channel"] for a in accounts) == ["email", "linkedin", "whatsapp"]
         assert all(a["provider"] == "sandbox" and a["can_send"] for a in accounts)
+        with Leadwire(key, base) as sdk:  # the sync SDK against the live server
+            assert sdk.credits()["balance"] == 10_000
+            assert len(sdk.accounts(can_send=True)) == 3
+            with pytest.raises(LeadwireError) as caught:
+                sdk.job("job_missing")
+            assert caught.value.status == 404 and caught.value.code == "task_not_found"
         metrics = httpx.get(f"{base}/metrics").text
         assert 'route="/api/v2/credits"' in metrics
     output = log.read_text()

@@ -1,0 +1,89 @@
+"""What the sync and async clients share: request building, envelope parsing, the retry rule.
+
+The spec's client procedures: every POST that creates something carries an Idempotency-Key (generated
+when the caller gives none) and a retry after a timeout or a 5xx/429 reuses the same key, so a retry
+can never create a second job; 429 and 503 are retried after `Retry-After`; polling backs off from 2 to
+5 seconds.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+TERMINAL = ("succeeded", "failed", "cancelled")
+RETRY_STATUSES = (429, 502, 503, 504)
+
+
+class LeadwireError(Exception):
+    """An error envelope (or a transport failure, with `status` 0 and code `network_error`)."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        *,
+        request_id: str | None = None,
+        param: str | None = None,
+        detail: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(f"{status} {code}" + (f" ({param})" if param else ""))
+        self.status, self.code, self.request_id = status, code, request_id
+        self.param, self.detail, self.retry_after = param, detail, retry_after
+
+
+@dataclass(frozen=True)
+class Call:
+    method: str
+    path: str
+    json: dict[str, Any] | None = None
+    params: dict[str, Any] | None = None
+    headers: dict[str, str] | None = None
+
+
+def creation(path: str, body: dict[str, Any], *, idempotency_key: str | None, wait: int | None) -> Call:
+    headers = {"Idempotency-Key": idempotency_key or f"sdk-{uuid.uuid4()}"}
+    if wait is not None:
+        headers["Prefer"] = f"wait={wait}"
+    return Call("POST", path, json={k: v for k, v in body.items() if v is not None}, headers=headers)
+
+
+def auth_headers(api_key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_key}", "User-Agent": "leadwire-python/0.1"}
+
+
+def parse(response: httpx.Response) -> dict[str, Any]:
+    try:
+        body: dict[str, Any] = response.json()
+    except ValueError:
+        raise LeadwireError(response.status_code, "invalid_response") from None
+    if body.get("ok") is True:
+        return body
+    error = body.get("error") or {}
+    retry_after = response.headers.get("retry-after")
+    raise LeadwireError(
+        response.status_code,
+        str(error.get("code", "unknown_error")),
+        request_id=error.get("request_id"),
+        param=error.get("param"),
+        detail=error.get("detail"),
+        retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None,
+    )
+
+
+def should_retry(error: LeadwireError, attempt: int, max_retries: int) -> float | None:
+    """Seconds to wait before the next attempt, or None to give up."""
+    if attempt >= max_retries:
+        return None
+    if error.status == 0 or error.status in RETRY_STATUSES:
+        return error.retry_after if error.retry_after is not None else min(8.0, 0.5 * 2**attempt)
+    return None
+
+
+def poll_delay(attempt: int) -> float:
+    """2 s, then 3, 4, 5, 5 ... (the spec's 2-5 s polling guidance)."""
+    return min(5.0, 2.0 + attempt)
