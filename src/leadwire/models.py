@@ -1,7 +1,7 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
 from leadwire.accounts import models as accounts_models
-from leadwire.platform import idempotency_models, pacing, users
+from leadwire.platform import delivery, idempotency_models, pacing, users
 from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
 from leadwire.platform.events import models as events_models
@@ -11,6 +11,7 @@ __all__ = [
     "Base",
     "accounts_models",
     "billing_models",
+    "delivery",
     "events_models",
     "idempotency_models",
     "jobs_models",

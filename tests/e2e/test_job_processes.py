@@ -221,3 +221,54 @@ async def _retry(ports: list[int], acct: TestAccount) -> httpx.Response:
             json={"message": "m"},
             headers={**acct.headers, "Idempotency-Key": "one-job-please"},
         )
+
+
+@pytest.mark.parametrize("killed", ["before_send", "after_send"])
+def test_a_worker_killed_mid_delivery_never_sends_twice(pg_url: str, tmp_path: Path, killed: str) -> None:
+    acct = _account(pg_url)
+    gate, started, sent = tmp_path / "gate", tmp_path / "started", tmp_path / "sent"
+    payload: dict[str, Any] = {
+        "recipient": "jane@acme.example",
+        "sent_file": str(sent),
+        "started_file": str(started),
+    }
+    if killed == "before_send":
+        payload["block_file"] = str(gate)  # the "provider call" is in flight when the worker dies
+    else:
+        payload["hold_after_send_file"] = str(gate)  # sent, but not yet recorded as sent
+    job_id = _create_deliver_job(pg_url, acct, payload)
+    env = process_env(
+        tmp_path / "var", pg_url, LEADWIRE_JOB_LEASE_SECONDS="2", LEADWIRE_WORKER_POLL_SECONDS="0.2"
+    )
+    with leadwire_process(["worker"], env, tmp_path / "worker-a.log") as first:
+        wait_for(started.exists, timeout=30)
+        if killed == "after_send":
+            wait_for(sent.exists, timeout=30)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+    gate.write_text("go")
+    with leadwire_process(["worker"], env, tmp_path / "worker-b.log"):
+        wait_for(lambda: _job(pg_url, job_id).status in ("succeeded", "failed"), timeout=30)
+    job = _job(pg_url, job_id)
+    lines = sent.read_text().splitlines() if sent.exists() else []
+    # Mid-send, the outcome is unknown to the second worker: it must fail the job, not send again.
+    assert job.status == "failed" and job.error_code == "delivery_unknown"
+    assert len(lines) == (0 if killed == "before_send" else 1)
+
+
+def _create_deliver_job(url: str, acct: TestAccount, payload: dict[str, Any]) -> str:
+    async def work(runtime: Any) -> str:
+        import tests.support.echo  # noqa: F401 - registers test.deliver
+        from leadwire.platform.auth import Caller
+        from leadwire.platform.jobs.service import create_job
+        from leadwire.platform.plans import get_plan
+        from leadwire.platform.users import SCOPES
+
+        caller = Caller(
+            user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
+        )
+        async with transaction(runtime.sessionmaker) as session:
+            job = await create_job(session, runtime.notifier, caller, action="test.deliver", payload=payload)
+        return job.id
+
+    return _run(_with_runtime(url, work))

@@ -177,3 +177,42 @@ async def stream_topic(
             yield to_sse(event)
 
     return sse_response(events())
+
+
+DELIVER_ACTION = "test.deliver"
+
+
+async def run_deliver(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    """A stand-in outreach send: the "provider" appends one line per message to `sent_file`."""
+    from leadwire.platform import delivery
+
+    begun = await delivery.begin(ctx, channel="email", recipient=payload["recipient"])
+    if begun.receipt is not None:
+        return {"receipt": begun.receipt, "reused": True}
+    if payload.get("started_file"):
+        Path(payload["started_file"]).write_text(str(os.getpid()))
+    if payload.get("block_file"):
+        while not Path(payload["block_file"]).exists():
+            await asyncio.sleep(0.05)
+    if payload.get("refuse"):
+        await delivery.fail(ctx, begun.delivery_id, error_code="recipient_rejected", sent_unknown=False)
+        raise JobFailure("recipient_rejected")
+    with Path(payload["sent_file"]).open("a") as sent:
+        sent.write(f"{payload['recipient']} {ctx.job_id}\n")
+    if payload.get("hold_after_send_file"):  # the provider accepted; the worker has not recorded it yet
+        while not Path(payload["hold_after_send_file"]).exists():
+            await asyncio.sleep(0.05)
+    receipt = {"kind": "message", "provider": "test", "provider_message_id": begun.delivery_id}
+    await delivery.finish(ctx, begun.delivery_id, receipt=receipt)
+    return {"receipt": receipt, "reused": False}
+
+
+registry.register(
+    ActionSpec(
+        action=DELIVER_ACTION,
+        capability="outreach",
+        handler=run_deliver,
+        request_class="outreach",
+        price_override=Price(Decimal(0), "not_metered"),
+    )
+)
