@@ -47,6 +47,16 @@ class DeliveryReceipt:
     delivered_at: datetime
 
 
+@dataclass(frozen=True)
+class LinkedInPost:
+    """A recent post of a profile, for the engagement capability (choose one, then like it)."""
+
+    post_id: str  # the post's social id (`urn:li:activity:…`), which a reaction takes
+    url: str | None
+    text: str
+    published_at: datetime | None
+
+
 class ChannelError(Exception):
     """A failed delivery; `sent_unknown` is True when the upstream may have accepted it anyway."""
 

@@ -20,7 +20,13 @@ from urllib.parse import quote, unquote, urlsplit
 import httpx
 
 from leadwire.platform.time import utcnow
-from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
+from leadwire.providers.channels import (
+    Attachment,
+    ChannelError,
+    DeliveryReceipt,
+    LinkedInPost,
+    OutboundMessage,
+)
 
 PROVIDER: Final = "unipile"
 INVITATION_NOTE_LIMIT: Final = 300
@@ -40,14 +46,6 @@ class LinkedInProfile:
     @property
     def connected(self) -> bool:
         return self.is_relationship or self.network_distance in _CONNECTED_DISTANCES
-
-
-@dataclass(frozen=True)
-class LinkedInPost:
-    post_id: str  # the post's social id (``urn:li:activity:…``), which the reaction endpoint takes
-    url: str | None
-    text: str
-    published_at: datetime | None
 
 
 class UnipileLinkedIn:
