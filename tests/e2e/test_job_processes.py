@@ -47,7 +47,7 @@ def _account(url: str) -> TestAccount:
     return _run(_with_runtime(url, lambda rt: AccountFactory(rt).create(credits=100)))
 
 
-def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any]) -> str:
+def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any], action: str = "test.echo") -> str:
     async def work(runtime: Any) -> str:
         import tests.support.echo  # noqa: F401 - registers test.echo
         from leadwire.platform.auth import Caller
@@ -59,7 +59,7 @@ def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any]) -> st
             user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
         )
         async with transaction(runtime.sessionmaker) as session:
-            job = await create_job(session, runtime.notifier, caller, action="test.echo", payload=payload)
+            job = await create_job(session, runtime.notifier, caller, action=action, payload=payload)
         return job.id
 
     return _run(_with_runtime(url, work))
@@ -236,7 +236,7 @@ def test_a_worker_killed_mid_delivery_never_sends_twice(pg_url: str, tmp_path: P
         payload["block_file"] = str(gate)  # the "provider call" is in flight when the worker dies
     else:
         payload["hold_after_send_file"] = str(gate)  # sent, but not yet recorded as sent
-    job_id = _create_deliver_job(pg_url, acct, payload)
+    job_id = _create_echo_job(pg_url, acct, payload, action="test.deliver")
     env = process_env(
         tmp_path / "var", pg_url, LEADWIRE_JOB_LEASE_SECONDS="2", LEADWIRE_WORKER_POLL_SECONDS="0.2"
     )
@@ -254,21 +254,3 @@ def test_a_worker_killed_mid_delivery_never_sends_twice(pg_url: str, tmp_path: P
     # Mid-send, the outcome is unknown to the second worker: it must fail the job, not send again.
     assert job.status == "failed" and job.error_code == "delivery_unknown"
     assert len(lines) == (0 if killed == "before_send" else 1)
-
-
-def _create_deliver_job(url: str, acct: TestAccount, payload: dict[str, Any]) -> str:
-    async def work(runtime: Any) -> str:
-        import tests.support.echo  # noqa: F401 - registers test.deliver
-        from leadwire.platform.auth import Caller
-        from leadwire.platform.jobs.service import create_job
-        from leadwire.platform.plans import get_plan
-        from leadwire.platform.users import SCOPES
-
-        caller = Caller(
-            user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
-        )
-        async with transaction(runtime.sessionmaker) as session:
-            job = await create_job(session, runtime.notifier, caller, action="test.deliver", payload=payload)
-        return job.id
-
-    return _run(_with_runtime(url, work))

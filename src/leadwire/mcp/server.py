@@ -11,7 +11,6 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
-import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
@@ -28,6 +27,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs import service as jobs
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
+from leadwire.platform.middleware import send_json
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.research import service as research
@@ -175,25 +175,10 @@ class McpAuth:
             async with transaction(runtime.reader) as session:
                 caller = await authenticate_headers(headers, session, runtime)
         except ApiError as exc:
-            await _reply(send, exc.status, error_body(exc.code))
+            await send_json(send, exc.status, error_body(exc.code), [])
             return
         token = caller_var.set(caller)
         try:
             await self.app(scope, receive, send)
         finally:
             caller_var.reset(token)
-
-
-async def _reply(send: Send, status: int, body: dict[str, Any]) -> None:
-    payload = orjson.dumps(body)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": payload})

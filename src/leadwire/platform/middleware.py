@@ -42,9 +42,10 @@ def _route_template(scope: Scope) -> str:
     return str(path) if path else "unmatched"
 
 
-async def _send_error(
+async def send_json(
     send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]]
 ) -> None:
+    """A complete JSON response at the ASGI level (for code that runs outside FastAPI's handlers)."""
     payload = orjson.dumps(body)
     await send(
         {
@@ -90,13 +91,13 @@ class RequestContextMiddleware:
         try:
             if _declared_too_large(scope):
                 # Known from the headers: answer before reading a byte of the body.
-                await _send_error(send_wrapper, 413, error_body("request_payload_too_large"), [])
+                await send_json(send_wrapper, 413, error_body("request_payload_too_large"), [])
                 return
             await self.app(scope, _limited_receive(scope, receive), send_wrapper)
         except Exception:
             log.exception("unhandled error", extra={"request_id": request_id})
             if not status_holder["started"]:
-                await _send_error(send_wrapper, 500, error_body("internal_error"), [])
+                await send_json(send_wrapper, 500, error_body("internal_error"), [])
         finally:
             self._record(scope, request_id, int(status_holder["status"]), time.perf_counter() - started)
 

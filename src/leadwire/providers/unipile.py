@@ -27,16 +27,16 @@ from leadwire.providers.channels import (
     LinkedInPost,
     OutboundMessage,
 )
+from leadwire.providers.http import channel_request
 
 PROVIDER: Final = "unipile"
 INVITATION_NOTE_LIMIT: Final = 300
 MAX_POSTS: Final = 100  # Unipile's page-size ceiling for the posts listing
 
 _CONNECTED_DISTANCES: Final = frozenset({"FIRST_DEGREE", "DISTANCE_1"})
+
+
 # Failures raised before the request left: the upstream cannot have acted on it.
-_NOT_SENT: Final = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
-
-
 @dataclass(frozen=True)
 class LinkedInProfile:
     provider_id: str
@@ -167,20 +167,9 @@ class UnipileLinkedIn:
         """One request; ``acts`` marks a POST whose effect may land even when its answer is lost."""
         headers = {"X-API-KEY": self._api_key, "accept": "application/json"}
         url = self._base + path
-        try:
-            if self._client is not None:
-                response = await self._client.request(
-                    method, url, headers=headers, timeout=self._timeout, **kwargs
-                )
-            else:
-                async with httpx.AsyncClient(timeout=self._timeout) as client:
-                    response = await client.request(method, url, headers=headers, **kwargs)
-        except _NOT_SENT as exc:
-            raise ChannelError("channel_unavailable", type(exc).__name__) from None
-        except httpx.HTTPError as exc:
-            if acts:
-                raise ChannelError("channel_error", type(exc).__name__, sent_unknown=True) from None
-            raise ChannelError("channel_unavailable", type(exc).__name__) from None
+        response = await channel_request(
+            self._client, method, url, timeout=self._timeout, acts=acts, headers=headers, **kwargs
+        )
         if response.status_code >= 300:
             raise self._status_error(response, acts=acts, missing=missing)
         try:

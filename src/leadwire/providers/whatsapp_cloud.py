@@ -19,6 +19,7 @@ import phonenumbers
 
 from leadwire.platform.time import utcnow
 from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
+from leadwire.providers.http import channel_request
 
 PROVIDER: Final = "whatsapp_cloud"
 DEFAULT_BASE_URL: Final = "https://graph.facebook.com/v21.0"
@@ -36,10 +37,8 @@ _RATE_CODES: Final = frozenset({4, 80007, 130429, 131056})
 _RECIPIENT_CODES: Final = frozenset({131026, 131030})  # undeliverable; not in the test allow-list
 _REJECTED_CODES: Final = frozenset({100, 131009, 131047, 131051, 131052, 131053})
 
+
 # Failures raised before the request left: Meta cannot have acted on it.
-_NOT_SENT: Final = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
-
-
 class WhatsAppCloud:
     """One business phone number on the Cloud API; safe to share between concurrent jobs."""
 
@@ -111,18 +110,9 @@ class WhatsAppCloud:
         """One POST to ``/{phone_number_id}/{edge}``; ``acts`` marks the send that may land unseen."""
         url = f"{self._base}/{self._phone_number_id}/{edge}"
         headers = {"Authorization": f"Bearer {self._token}"}
-        try:
-            if self._client is not None:
-                response = await self._client.post(url, headers=headers, timeout=self._timeout, **kwargs)
-            else:
-                async with httpx.AsyncClient(timeout=self._timeout) as client:
-                    response = await client.post(url, headers=headers, **kwargs)
-        except _NOT_SENT as exc:
-            raise ChannelError("channel_unavailable", type(exc).__name__) from None
-        except httpx.HTTPError as exc:
-            if acts:
-                raise ChannelError("channel_error", type(exc).__name__, sent_unknown=True) from None
-            raise ChannelError("channel_unavailable", type(exc).__name__) from None
+        response = await channel_request(
+            self._client, "POST", url, timeout=self._timeout, acts=acts, headers=headers, **kwargs
+        )
         if response.status_code >= 300:
             raise self._status_error(response, acts=acts)
         try:
