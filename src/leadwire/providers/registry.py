@@ -37,3 +37,49 @@ def _contacts(settings: Settings) -> Any:
     from leadwire.providers.sandbox_contacts import SandboxContactsProvider
 
     return SandboxContactsProvider(settings.resolved_world_dir)
+
+
+def channel_for(
+    settings: Settings,
+    *,
+    channel: str,
+    provider: str,
+    identifier: str,
+    account_settings: dict[str, Any],
+    secret: dict[str, Any] | None,
+) -> Any:
+    """The outreach channel adapter of one connected account (its clear settings + decrypted secret)."""
+    secret = secret or {}
+    if provider == "sandbox":
+        from leadwire.providers import sandbox_channels as sandbox
+
+        outbox = sandbox.Outbox(settings.data_dir)
+        if channel == "linkedin":
+            return sandbox.SandboxLinkedIn(settings.resolved_world_dir, outbox, identifier)
+        return (
+            sandbox.SandboxEmailChannel(outbox, identifier)
+            if channel == "email"
+            else (sandbox.SandboxWhatsAppChannel(outbox, identifier))
+        )
+    if (channel, provider) == ("email", "smtp"):
+        from leadwire.providers.smtp import SmtpEmailChannel
+
+        return SmtpEmailChannel(
+            host=account_settings["smtp_host"],
+            port=int(account_settings.get("smtp_port") or 587),
+            from_address=account_settings["from_address"],
+            username=account_settings.get("smtp_username"),
+            password=secret.get("smtp_password"),
+            tls=account_settings.get("smtp_tls") or "starttls",
+        )
+    if (channel, provider) == ("linkedin", "unipile"):
+        from leadwire.providers.unipile import UnipileLinkedIn
+
+        return UnipileLinkedIn(
+            account_settings["unipile_dsn"], secret["api_key"], account_settings["unipile_account_id"]
+        )
+    if (channel, provider) == ("whatsapp", "whatsapp_cloud"):
+        from leadwire.providers.whatsapp_cloud import WhatsAppCloud
+
+        return WhatsAppCloud(account_settings["phone_number_id"], secret["access_token"])
+    raise ValueError(f"no {channel} adapter for provider {provider!r}")
