@@ -70,19 +70,6 @@ CATALOGUE: Mapping[str, int] = {
     "task_unavailable": 503,
 }
 
-# Codes a failed job may carry in `error.code` (never an HTTP status of their own).
-JOB_ERROR_CODES = frozenset(
-    {
-        "attempts_exhausted",
-        "job_timeout",
-        "delivery_unknown",
-        "handler_error",
-        "customs_section_failed",
-        "provider_error",
-        "insufficient_credits",
-    }
-)
-
 
 class ApiError(Exception):
     """A failure with a stable public code; the HTTP status comes from the catalogue."""
@@ -106,7 +93,3 @@ class ApiError(Exception):
     @property
     def status(self) -> int:
         return CATALOGUE[self.code]
-
-
-def status_for(code: str) -> int:
-    return CATALOGUE[code]

@@ -79,14 +79,13 @@ async def respond_with_job(
     idem: Idempotency,
     wait: int | None,
     item: Callable[[Job], dict[str, Any]] = creation_item,
-    extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
     """End the creation transaction (job + stored response), then honour `Prefer: wait`.
 
     200 with the terminal job when it finishes within the wait, else 202 with the job as created.
     The idempotency record is updated to what was actually sent.
     """
-    body = ok_item(item(job) if extra is None else {**extra})
+    body = ok_item(item(job))
     status = 202
     if idem.claim is not None:
         await idempotency.complete(session, idem.claim, status=status, body=body)

@@ -60,14 +60,6 @@ class PublicJob(BaseModel):
     billing: JobBilling
 
 
-class OutreachCreationItem(BaseModel):
-    id: str
-    status: str
-    action: str
-    channel: Literal["email", "linkedin", "whatsapp"]
-    scheduled_at: str
-
-
 def documented(
     model: Any, status: int = 200, description: str = "Success"
 ) -> dict[int | str, dict[str, Any]]:

@@ -100,7 +100,7 @@ async def test_concurrent_reservations_never_overdraw(
     assert credits["reserved"] == 90 and credits["available"] == 10
 
 
-async def test_not_billable_actions_reserve_nothing(
+async def test_a_job_with_no_billable_units_needs_no_credits(
     client: httpx.AsyncClient, accounts: AccountFactory
 ) -> None:
     acct = await accounts.create(credits=0)

@@ -14,7 +14,6 @@ PENDING = ("queued", "scheduled")
 ACTIVE = ("queued", "scheduled", "running", "settling")
 TERMINAL = ("succeeded", "failed", "cancelled")
 STATUSES = (*ACTIVE, *TERMINAL)
-BILLING_STATUSES = ("pending", "settled", "not_billable", "not_metered")
 
 
 class Job(Base):

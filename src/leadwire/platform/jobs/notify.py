@@ -96,10 +96,6 @@ class Notifier:
     async def stop(self) -> None:
         return None
 
-    @property
-    def crosses_processes(self) -> bool:
-        return False
-
     async def publish(self, session: AsyncSession, channel: str, key: str) -> None:
         pending = session.sync_session.info.setdefault(_PENDING_KEY, (self.hub, []))
         pending[1].append((channel, key))
@@ -118,10 +114,6 @@ class PostgresNotifier(Notifier):
         self._connection: Any = None
         self._supervisor: asyncio.Task[None] | None = None
         self._stopping = False
-
-    @property
-    def crosses_processes(self) -> bool:
-        return True
 
     async def start(self) -> None:
         await self._connect()

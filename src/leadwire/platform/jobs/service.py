@@ -6,7 +6,6 @@ row commit together or not at all.
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -174,7 +173,3 @@ async def settle_billing(session: AsyncSession, job: Job, *, units: float) -> No
     )
     job.billing_status = "settled"
     job.pending_units = 0.0
-
-
-def retry_after_seconds(seconds: float) -> str:
-    return str(max(1, math.ceil(seconds)))
