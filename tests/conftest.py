@@ -109,6 +109,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         redis_url=None,
         secret_key=None,
         plugins="tests.support.echo",
+        allowed_hosts="leadwire.test,localhost,127.0.0.1",
         worker_poll_seconds=0.5,
         job_lease_seconds=5.0,
         shutdown_grace_seconds=2.0,

@@ -10,13 +10,16 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from leadwire import capabilities
 from leadwire.config import Settings, load_settings
 from leadwire.platform import health
+from leadwire.platform.db import is_lost_race, is_transient
 from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ReplayedResponse
@@ -63,14 +66,29 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
-    unavailable = isinstance(exc, ConnectionError | OperationalError | InterfaceError | PoolTimeoutError) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated
-    )
-    if not unavailable:
-        log.error("database error", exc_info=exc)
+    """A database (or backing service) that is down, hung, restarting or busy, or a transaction that lost
+    a lock race, is 503 `task_unavailable` with `Retry-After`: the request can be retried as it is. Any
+    other database error is a bug: 500, logged without the statement's parameters."""
+    if not is_transient(exc):
+        log.error("database error: %s", type(exc).__name__, exc_info=exc)
         return error_response(ApiError("internal_error"))
-    log.error("database unavailable: %s", type(exc).__name__)
-    return error_response(ApiError("task_unavailable", headers={"Retry-After": "5"}))
+    reason = "a concurrent transaction won a lock race" if is_lost_race(exc) else "database unavailable"
+    log.error("%s: %s", reason, type(exc).__name__)
+    return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))
+
+
+class _AtRoot:
+    """Serves a mounted app at its bare prefix too (`/mcp` as `/mcp/`): no redirect, which would echo
+    the request's Host header back in `Location`. (A class: Starlette wraps a plain function as a
+    request handler.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"]
+        root = scope.get("root_path", "")
+        await self.app({**scope, "path": path + "/", "root_path": root + path[len(root) :]}, receive, send)
 
 
 def create_app(
@@ -113,14 +131,17 @@ def create_app(
         openapi_url="/openapi.json",
         docs_url="/docs",
         redoc_url=None,
+        # A trailing slash is part of the path: `/api/v2/credits/` is 404 `not_found`, never a redirect
+        # (a redirect echoes the Host header and, behind a TLS proxy, points at http://).
+        redirect_slashes=False,
     )
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(ReplayedResponse, _replay)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(OperationalError, _database_error)
     app.add_exception_handler(DBAPIError, _database_error)
     app.add_exception_handler(ConnectionError, _database_error)
+    app.add_exception_handler(TimeoutError, _database_error)  # client-side statement/connect timeouts
     app.add_exception_handler(PoolTimeoutError, _database_error)
     app.include_router(health.router)
     capabilities.load_job_handlers(settings.plugin_modules)
@@ -128,8 +149,15 @@ def create_app(
         app.include_router(router)
     from leadwire.mcp.server import build_mcp
 
-    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime)
+    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime, settings)
+    app.router.routes.append(
+        Route("/mcp", _AtRoot(mcp_app), methods=["GET", "POST", "DELETE"], include_in_schema=False)
+    )
     app.mount("/mcp", mcp_app)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(
+        RequestContextMiddleware,
+        allowed_hosts=settings.allowed_host_list or ("*",),
+        body_timeout_seconds=settings.body_timeout_seconds,
+    )
     install_openapi(app)
     return app

@@ -39,6 +39,25 @@ class Settings(BaseSettings):
     idempotency_lock_timeout_seconds: float = 60.0
     # Key lookups are cached this long per process: revocation and expiry apply within it.
     auth_cache_seconds: float = 2.0
+
+    # Every call to a backing service is bounded: past these, the request answers 503 task_unavailable.
+    db_connect_timeout_seconds: float = Field(default=5.0, gt=0)
+    db_statement_timeout_seconds: float = Field(default=5.0, gt=0)
+    db_pool_timeout_seconds: float = Field(default=5.0, gt=0)
+    db_lock_timeout_seconds: float = Field(default=10.0, gt=0)  # SQLite busy timeout
+    redis_timeout_seconds: float = Field(default=0.5, gt=0)
+    # After a Redis failure, rate limits use per-process counters for this long before Redis is retried.
+    redis_retry_seconds: float = Field(default=5.0, ge=0)
+
+    # HTTP hardening. Hosts: comma-separated names the API answers to ("*" = any); the health
+    # endpoints answer any host (load balancers probe by address).
+    allowed_hosts: str = "localhost,127.0.0.1,[::1]"
+    # Browser origins allowed to call /mcp/ (none by default: MCP clients are not browsers).
+    allowed_origins: str = ""
+    metrics_token: str | None = None  # when set, GET /metrics needs `Authorization: Bearer <token>`
+    header_timeout_seconds: float = Field(default=10.0, gt=0)
+    body_timeout_seconds: float = Field(default=30.0, gt=0)
+    max_header_bytes: int = Field(default=32768, ge=1024)
     # Outside services: `sandbox` (offline default) or the real provider.
     search_provider: str = "sandbox"
     exa_api_key: str | None = None
@@ -53,6 +72,14 @@ class Settings(BaseSettings):
     @property
     def plugin_modules(self) -> tuple[str, ...]:
         return tuple(m.strip() for m in self.plugins.split(",") if m.strip())
+
+    @property
+    def allowed_host_list(self) -> tuple[str, ...]:
+        return _split(self.allowed_hosts)
+
+    @property
+    def allowed_origin_list(self) -> tuple[str, ...]:
+        return _split(self.allowed_origins)
 
     @property
     def resolved_database_url(self) -> str:
@@ -87,6 +114,10 @@ class Settings(BaseSettings):
         with os.fdopen(fd, "w") as handle:
             handle.write(Fernet.generate_key().decode())
         return path.read_text().strip()
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(part.strip().lower() for part in value.split(",") if part.strip())
 
 
 def load_settings() -> Settings:

@@ -36,7 +36,7 @@ class LoseFirstResponse(httpx.AsyncBaseTransport):
 async def sdk(app: FastAPI, accounts: AccountFactory) -> AsyncIterator[AsyncLeadwire]:
     acct = await accounts.create(credits=100)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with AsyncLeadwire(acct.key, "http://sdk.test", transport=transport) as client:
+    async with AsyncLeadwire(acct.key, "http://leadwire.test", transport=transport) as client:
         yield client
 
 
@@ -61,7 +61,7 @@ async def test_a_retry_after_a_lost_response_reuses_the_key_and_makes_one_job(
     monkeypatch.setattr("leadwire.client.asyncio.asyncio.sleep", _no_sleep)
     acct = await accounts.create(credits=100)
     transport = LoseFirstResponse(app)
-    async with AsyncLeadwire(acct.key, "http://sdk.test", transport=transport) as client:
+    async with AsyncLeadwire(acct.key, "http://leadwire.test", transport=transport) as client:
         job = await client.public_web(["logistics"], search_limit=1)
     assert len(transport.keys) == 2 and transport.keys[0] == transport.keys[1] is not None
     async with transaction(runtime.sessionmaker) as session:

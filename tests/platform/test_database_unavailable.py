@@ -33,7 +33,7 @@ async def test_unreachable_database_is_task_unavailable(kind: str, tmp_path) -> 
     app = create_app(runtime=runtime)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as http:
             response = await http.get(
                 "/api/v2/credits", headers={"Authorization": "Bearer lw_live_" + "a" * 32}
             )

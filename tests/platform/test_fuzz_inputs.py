@@ -79,7 +79,8 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
         await lifespan.__aenter__()
         acct = await AccountFactory(runtime).create(credits=10_000)
         http = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app, raise_app_exceptions=False), base_url="http://fuzz"
+            transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
+            base_url="http://leadwire.test",
         )
         return runtime, http, acct.headers, lifespan
 

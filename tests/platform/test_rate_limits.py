@@ -121,7 +121,9 @@ async def test_redis_storage_shares_limits_between_processes(
         for i in range(6):
             app = apps[i % 2]
             headers = acct.headers if i < 3 else other_key.headers
-            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://localhost"
+            ) as http:
                 app.state.runtime = runtimes[i % 2]
                 statuses.append((await http.get("/api/v2/credits", headers=headers)).status_code)
         assert statuses == [200, 200, 200, 200, 200, 429]

@@ -7,27 +7,30 @@ public error code. Creation tools wait like `Prefer: wait` and return the job as
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+import orjson
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadwire.accounts import service as accounts
 from leadwire.accounts.schemas import public_account
+from leadwire.config import Settings
 from leadwire.platform.auth import Caller, authenticate_headers, authorize
 from leadwire.platform.billing import ledger
-from leadwire.platform.body import validate
+from leadwire.platform.body import reject_nul, validate
 from leadwire.platform.db import transaction
-from leadwire.platform.envelope import error_body
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs import service as jobs
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
-from leadwire.platform.middleware import send_json
+from leadwire.platform.middleware import send_error
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.research import service as research
@@ -41,7 +44,7 @@ INSTRUCTIONS = (
 )
 
 
-def build_mcp(get_runtime: Callable[[], Runtime]) -> tuple[MCPServer, ASGIApp]:
+def build_mcp(get_runtime: Callable[[], Runtime], settings: Settings) -> tuple[MCPServer, ASGIApp]:
     server = MCPServer(name="leadwire", instructions=INSTRUCTIONS, version="0.1.0")
 
     async def allowed(scope: str | None, request_class: str, capability: str | None = None) -> Caller:
@@ -145,10 +148,10 @@ def build_mcp(get_runtime: Callable[[], Runtime]) -> tuple[MCPServer, ASGIApp]:
         streamable_http_path="/",
         stateless_http=True,
         json_response=True,
-        # Behind the operator's own host/proxy setup; API keys, not the Host header, protect this.
+        # McpAuth checks Host (through the app's allowed hosts), Origin and Content-Type with envelopes.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    return server, McpAuth(app, get_runtime)
+    return server, McpAuth(app, get_runtime, allowed_origins=settings.allowed_origin_list)
 
 
 def validate_or_tool_error(model: Any, body: dict[str, Any]) -> Any:
@@ -159,26 +162,76 @@ def validate_or_tool_error(model: Any, body: dict[str, Any]) -> Any:
 
 
 class McpAuth:
-    """Authenticates every MCP HTTP request with the caller's API key before the MCP app sees it."""
+    """Guards every MCP HTTP request before the MCP app sees it, answering refusals as envelopes.
 
-    def __init__(self, app: ASGIApp, get_runtime: Callable[[], Runtime]) -> None:
+    Browser origins are refused unless allowed (`LEADWIRE_ALLOWED_ORIGINS`): with the Host check of the
+    app, this is the DNS-rebinding protection the MCP transport asks for. The body is read here, within
+    the app's size limit and read timeout, and refused if it carries NUL; then the caller's API key is
+    authenticated.
+    """
+
+    def __init__(
+        self, app: ASGIApp, get_runtime: Callable[[], Runtime], *, allowed_origins: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
         self.get_runtime = get_runtime
+        self.allowed_origins = frozenset(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        runtime = self.get_runtime()
         try:
+            self._check_headers(scope, headers)
+            body = await _read_body(receive)
+            runtime = self.get_runtime()
             async with transaction(runtime.reader) as session:
                 caller = await authenticate_headers(headers, session, runtime)
         except ApiError as exc:
-            await send_json(send, exc.status, error_body(exc.code), [])
+            await send_error(send, exc)
             return
         token = caller_var.set(caller)
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, _replay(body, receive), send)
         finally:
             caller_var.reset(token)
+
+    def _check_headers(self, scope: Scope, headers: dict[str, str]) -> None:
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in self.allowed_origins:
+            raise ApiError("permission_denied", param="Origin", detail="this origin may not call /mcp/")
+        if scope.get("method") == "POST" and not headers.get("content-type", "").lower().startswith(
+            "application/json"
+        ):
+            raise ApiError("invalid_request", param="Content-Type", detail="send application/json")
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The whole body (the app's middleware bounds its size and read time); NUL-bearing text refused."""
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if b"\\u0000" in body:
+        with contextlib.suppress(orjson.JSONDecodeError):
+            reject_nul(body, orjson.loads(body))
+    return body
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

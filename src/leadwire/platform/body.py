@@ -47,7 +47,40 @@ async def read_json_object(request: Request) -> dict[str, Any]:
         raise ApiError("invalid_request", detail="malformed JSON") from None
     if not isinstance(data, dict):
         raise ApiError("invalid_request", detail="the body must be a JSON object")
+    reject_nul(raw, data)
     return data
+
+
+NUL_DETAIL = "text must not contain NUL (U+0000) characters"
+
+
+def reject_nul(raw: bytes, data: Any) -> None:
+    """400 `invalid_request` naming the first field whose text holds U+0000.
+
+    No engine stores it the same way (PostgreSQL refuses it in text and JSONB, SQLite keeps it), and no
+    real name, query or message contains it, so it is refused on every face before any work starts.
+    JSON can only carry it escaped, so bodies without the escape are not walked.
+    """
+    if b"\\u0000" in raw and (where := nul_path(data)) is not None:
+        raise ApiError("invalid_request", param=where or None, detail=NUL_DETAIL)
+
+
+def nul_path(value: Any, path: str = "") -> str | None:
+    """The dotted path of the first string (value or key) containing NUL, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            child = f"{path}.{key}" if path else str(key)
+            if "\x00" in str(key):
+                return child
+            if (found := nul_path(item, child)) is not None:
+                return found
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if (found := nul_path(item, f"{path}.{index}" if path else str(index))) is not None:
+                return found
+    return None
 
 
 def _param(loc: tuple[Any, ...]) -> str | None:

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, DateTime, MetaData, event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
+
+if TYPE_CHECKING:
+    from leadwire.config import Settings
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -56,25 +61,88 @@ def is_sqlite_url(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, *, pool_size: int = 10, readonly: bool = False) -> AsyncEngine:
-    """`readonly` matters on SQLite only: its transactions begin DEFERRED and never take the write lock."""
+@dataclass(frozen=True)
+class DbTimeouts:
+    """Bounds on every database call, so a hung server costs a request seconds, not minutes."""
+
+    connect: float = 5.0
+    statement: float = 5.0
+    pool: float = 5.0
+    lock: float = 10.0  # SQLite: how long a writer waits for the write lock
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DbTimeouts:
+        return cls(
+            connect=settings.db_connect_timeout_seconds,
+            statement=settings.db_statement_timeout_seconds,
+            pool=settings.db_pool_timeout_seconds,
+            lock=settings.db_lock_timeout_seconds,
+        )
+
+
+def make_engine(
+    url: str, *, pool_size: int = 10, readonly: bool = False, timeouts: DbTimeouts | None = None
+) -> AsyncEngine:
+    """`readonly` matters on SQLite only: its transactions begin DEFERRED and never take the write lock.
+
+    Bind parameters are hidden from SQLAlchemy's error messages: they carry request payloads (message
+    bodies, queries), which must never reach a log line.
+    """
+    timeouts = timeouts or DbTimeouts()
     if is_sqlite_url(url):
-        engine = create_async_engine(url, connect_args={"timeout": 30})
-        _configure_sqlite(engine, begin="BEGIN" if readonly else "BEGIN IMMEDIATE")
+        engine = create_async_engine(url, connect_args={"timeout": timeouts.lock}, hide_parameters=True)
+        _configure_sqlite(
+            engine, begin="BEGIN" if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock
+        )
         return engine
     # No pre-ping (three round trips per checkout on asyncpg): a connection broken by a server restart
     # fails its request with 503 task_unavailable and is discarded by the pool; recycle bounds its age.
-    return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_recycle=1800)
+    # The server cancels a statement past `statement` (the connection stays usable); the client gives up
+    # two seconds later, for a server that accepts connections but never answers.
+    engine = create_async_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_recycle=1800,
+        pool_timeout=timeouts.pool,
+        hide_parameters=True,
+        connect_args={
+            "timeout": timeouts.connect,
+            "command_timeout": timeouts.statement + 2.0,
+            "server_settings": {"statement_timeout": str(int(timeouts.statement * 1000))},
+        },
+    )
+    event.listen(engine.sync_engine, "handle_error", _discard_broken_connections)
+    return engine
 
 
-def _configure_sqlite(engine: AsyncEngine, *, begin: str) -> None:
+def _discard_broken_connections(context: Any) -> None:
+    """A connection whose state is unknown is never handed out again: one cut by the server, one left
+    mid-operation (asyncpg's InternalClientError), one whose statement timed out on the client side."""
+    import asyncpg
+
+    error = context.original_exception
+    causes = (error, getattr(error, "__cause__", None))
+    broken = (
+        TimeoutError,
+        asyncpg.exceptions.InternalClientError,
+        asyncpg.exceptions.PostgresConnectionError,
+        asyncpg.exceptions.AdminShutdownError,
+        asyncpg.exceptions.InterfaceError,
+        ConnectionError,
+    )
+    if any(isinstance(cause, broken) for cause in causes):
+        context.is_disconnect = True
+
+
+def _configure_sqlite(engine: AsyncEngine, *, begin: str, busy_seconds: float) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, decide when transactions start (see _on_begin).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -84,6 +152,45 @@ def _configure_sqlite(engine: AsyncEngine, *, begin: str) -> None:
         # Writers take the write lock up front (IMMEDIATE): a deferred transaction that later writes can
         # fail with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry. Readers (WAL) take none.
         connection.exec_driver_sql(begin)
+
+
+# SQLSTATEs of failures that say nothing about the request: retrying the transaction may succeed.
+# 40001 serialization failure, 40P01 deadlock, 55P03 lock not available, 57014 statement timeout,
+# 57P01-57P03 server shutting down or restarting, class 08 connection exceptions.
+_TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03"})
+# Lost races among them: retried at once, a few times, before anything is reported.
+_RACE_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    orig = getattr(exc, "orig", None)
+    for candidate in (orig, getattr(orig, "__cause__", None)):
+        code = getattr(candidate, "sqlstate", None) or getattr(candidate, "pgcode", None)
+        if isinstance(code, str):
+            return code
+    return None
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A failure of the database (unreachable, hung, restarting, busy, a lost lock race), not of the work.
+
+    Such a request answers 503 `task_unavailable`; a worker step retries.
+    """
+    if isinstance(exc, TimeoutError | ConnectionError | sa_exc.TimeoutError):
+        return True  # client-side statement/connect timeouts, refused connections, pool exhausted
+    if isinstance(exc, sa_exc.DBAPIError):
+        if type(exc.orig).__module__ == "sqlite3":  # "database is locked" past the busy timeout, disk I/O
+            return any(word in str(exc.orig) for word in ("locked", "busy", "disk I/O", "unable to open"))
+        if exc.connection_invalidated or isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError):
+            return True
+        state = _sqlstate(exc)
+        return state is not None and (state in _TRANSIENT_SQLSTATES or state.startswith("08"))
+    return False
+
+
+def is_lost_race(exc: BaseException) -> bool:
+    """A deadlock or serialization failure: the transaction lost to a concurrent one and can rerun now."""
+    return isinstance(exc, sa_exc.DBAPIError) and _sqlstate(exc) in _RACE_SQLSTATES
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

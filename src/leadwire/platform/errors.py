@@ -51,6 +51,8 @@ CATALOGUE: Mapping[str, int] = {
     "account_not_found": 404,
     # 405
     "method_not_allowed": 405,
+    # 408: the client did not send its headers or body in time (LEADWIRE_HEADER/BODY_TIMEOUT_SECONDS)
+    "request_timeout": 408,
     # 409
     "idempotency_conflict": 409,
     "idempotency_key_in_progress": 409,
@@ -61,6 +63,8 @@ CATALOGUE: Mapping[str, int] = {
     "webset_busy": 409,
     # 413
     "request_payload_too_large": 413,
+    # 431: request line and headers over LEADWIRE_MAX_HEADER_BYTES
+    "request_header_fields_too_large": 431,
     # 429
     "api_rate_limit_exceeded": 429,
     "api_key_rate_limit_exceeded": 429,

@@ -1,35 +1,85 @@
-"""Operational endpoints: liveness, readiness (database reachable) and Prometheus metrics."""
+"""Operational endpoints: liveness, readiness (database reachable, rate-limit store) and metrics.
+
+`/readyz` tells the truth within a bounded time: 503 when the database does not answer within its
+connect timeout or the process is draining; 200 with `status: degraded` while Redis is configured but
+unreachable (rate limits then count per process, see `platform/ratelimit.py`). `/metrics` is the
+Prometheus text format, behind `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+import asyncio
+import hmac
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
 from starlette.responses import Response
 
 from leadwire.platform.envelope import JSONResponse
+from leadwire.platform.errors import ApiError
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["operations"])
+PUBLIC: dict[str, Any] = {"security": []}
 
 
-@router.get("/healthz", include_in_schema=True)
+@router.get("/healthz", openapi_extra=PUBLIC, summary="Liveness: the process answers")
 async def healthz() -> JSONResponse:
     return JSONResponse({"ok": True, "status": "alive"})
 
 
-@router.get("/readyz")
-async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
+async def _database_answers(runtime: Runtime) -> bool:
     try:
-        async with runtime.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
+        async with asyncio.timeout(runtime.settings.db_connect_timeout_seconds):
+            async with runtime.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
     except Exception:
-        return JSONResponse({"ok": False, "status": "database_unavailable"}, status_code=503)
+        return False
+    return True
+
+
+@router.get(
+    "/readyz",
+    openapi_extra=PUBLIC,
+    summary="Readiness: database reachable and not draining; `degraded` while Redis is unreachable",
+)
+async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
+    database_up, redis_up = await asyncio.gather(_database_answers(runtime), runtime.rate_limiter.ping())
+    checks = {
+        "database": "ok" if database_up else "unavailable",
+        "redis": ("ok" if redis_up else "unavailable") if runtime.settings.redis_url else "not_configured",
+    }
+    if not database_up:
+        return JSONResponse(
+            {"ok": False, "status": "database_unavailable", "checks": checks}, status_code=503
+        )
     if runtime.draining:
-        return JSONResponse({"ok": False, "status": "draining"}, status_code=503)
-    return JSONResponse({"ok": True, "status": "ready"})
+        return JSONResponse({"ok": False, "status": "draining", "checks": checks}, status_code=503)
+    return JSONResponse({"ok": True, "status": "ready" if redis_up else "degraded", "checks": checks})
 
 
-@router.get("/metrics")
-async def metrics() -> Response:
+@router.get(
+    "/metrics",
+    openapi_extra={
+        "security": [],
+        "responses": {
+            "200": {
+                "description": "Prometheus text exposition format",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            }
+        },
+    },
+    summary="Prometheus metrics (Bearer LEADWIRE_METRICS_TOKEN when configured)",
+    response_class=Response,
+)
+async def metrics(request: Request, runtime: Runtime = Depends(get_runtime)) -> Response:
+    token = runtime.settings.metrics_token
+    if token:
+        scheme, _, given = request.headers.get("authorization", "").partition(" ")
+        if not given:
+            raise ApiError("api_key_missing", detail="send Authorization: Bearer <LEADWIRE_METRICS_TOKEN>")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+            raise ApiError("api_key_invalid", detail="not the metrics token")
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -39,8 +39,17 @@ def configure_logging(level: str = "info") -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     logging.getLogger("uvicorn.access").disabled = True
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    logging.getLogger("mcp").setLevel(logging.WARNING)  # one line per MCP request besides our access log
+    pin_library_loggers()
     for name in ("uvicorn", "uvicorn.error"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
+
+
+def pin_library_loggers() -> None:
+    """Library loggers that stay quiet whatever the level: some print what a request carried.
+
+    aiosqlite logs every statement with its parameters at DEBUG (message bodies, queries); MCP logs
+    a line per request besides our access log; alembic narrates every migration step.
+    """
+    for name, level in (("aiosqlite", logging.INFO), ("alembic", logging.WARNING), ("mcp", logging.WARNING)):
+        logging.getLogger(name).setLevel(level)

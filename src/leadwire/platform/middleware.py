@@ -1,18 +1,26 @@
-"""ASGI middleware: request ids, access logs, metrics, body size limits and the last-resort 500.
+"""ASGI middleware: request ids, access logs, metrics, the request's own limits and the last-resort 500.
 
 Written as plain ASGI (not BaseHTTPMiddleware) so streaming responses (SSE) pass through untouched.
+Before the app sees a request it checks what holds for every route: the Host header, NUL characters in
+the path or query, a declared body over the path's limit. While the body streams in it enforces the
+same limit and a read timeout; every response gets the request id and the security headers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import orjson
 from prometheus_client import Counter, Histogram
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from leadwire.platform.body import NUL_DETAIL
 from leadwire.platform.context import key_id_var, request_id_var
 from leadwire.platform.envelope import error_body
 from leadwire.platform.errors import ApiError
@@ -29,11 +37,30 @@ LATENCY = Histogram(
     ["method", "route"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
 )
+# Recorded (log line and metric) for a client that went away before its response: not a server error.
+CLIENT_CLOSED = 499
+# Paths a load balancer probes by address: they answer whatever the Host header says.
+HOST_EXEMPT = frozenset({"/healthz", "/readyz", "/metrics"})
+
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+)
+# JSON answers load nothing and are never framed; the interactive docs page loads its own assets.
+API_CSP = (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")
+DOCS_PATHS = ("/docs", "/redoc")
 
 
 class PayloadTooLarge(ApiError):
     def __init__(self) -> None:
         super().__init__("request_payload_too_large")
+
+
+class BodyTimeout(ApiError):
+    def __init__(self, seconds: float) -> None:
+        super().__init__("request_timeout", detail=f"the request body did not arrive within {seconds:g} s")
 
 
 def _route_template(scope: Scope) -> str:
@@ -61,9 +88,22 @@ async def send_json(
     await send({"type": "http.response.body", "body": payload})
 
 
+async def send_error(send: Send, exc: ApiError) -> None:
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in exc.headers.items()]
+    await send_json(send, exc.status, error_body(exc.code, param=exc.param, detail=exc.detail), headers)
+
+
 class RequestContextMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        allowed_hosts: Sequence[str] = ("*",),
+        body_timeout_seconds: float = 30.0,
+    ) -> None:
         self.app = app
+        self.allowed_hosts = frozenset(h.lower() for h in allowed_hosts)
+        self.body_timeout_seconds = body_timeout_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -75,6 +115,7 @@ class RequestContextMiddleware:
         scope.setdefault("state", {})
         started = time.perf_counter()
         status_holder = {"status": 500, "started": False}
+        csp = () if scope.get("path", "").startswith(DOCS_PATHS) else (API_CSP,)
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -82,18 +123,28 @@ class RequestContextMiddleware:
                 status_holder["started"] = True
                 headers = list(message.get("headers", []))
                 headers.append((b"x-request-id", request_id.encode()))
+                present = {h[0].lower() for h in headers}
                 for name, value in scope["state"].get("leadwire_headers", {}).items():
-                    if not any(h[0].lower() == name.lower().encode() for h in headers):
+                    if name.lower().encode() not in present:
                         headers.append((name.encode(), value.encode()))
+                headers.extend(h for h in (*SECURITY_HEADERS, *csp) if h[0] not in present)
+                if b"cache-control" not in present:
+                    headers.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": headers}
             await send(message)
 
         try:
-            if _declared_too_large(scope):
-                # Known from the headers: answer before reading a byte of the body.
-                await send_json(send_wrapper, 413, error_body("request_payload_too_large"), [])
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                # Known from the request line and headers: answer before reading a byte of the body.
+                await send_error(send_wrapper, refusal)
                 return
-            await self.app(scope, _limited_receive(scope, receive), send_wrapper)
+            await self.app(scope, self._guarded_receive(scope, receive), send_wrapper)
+        except ClientDisconnect:
+            status_holder["status"] = CLIENT_CLOSED
+        except ApiError as exc:  # raised by the body guards outside FastAPI's handlers (mounted apps)
+            if not status_holder["started"]:
+                await send_error(send_wrapper, exc)
         except Exception:
             log.exception("unhandled error", extra={"request_id": request_id})
             if not status_holder["started"]:
@@ -101,13 +152,56 @@ class RequestContextMiddleware:
         finally:
             self._record(scope, request_id, int(status_holder["status"]), time.perf_counter() - started)
 
+    def _refusal(self, scope: Scope) -> ApiError | None:
+        path: str = scope.get("path", "")
+        if "*" not in self.allowed_hosts and path not in HOST_EXEMPT:
+            host = _host(scope)
+            if host not in self.allowed_hosts:
+                return ApiError(
+                    "invalid_request", param="Host", detail="this server does not answer to that host"
+                )
+        if "\x00" in path or b"\x00" in unquote_to_bytes(scope.get("query_string", b"")):
+            return ApiError("invalid_request", param="path" if "\x00" in path else "query", detail=NUL_DETAIL)
+        if _declared_length(scope) > body_limit_for(path):
+            return PayloadTooLarge()
+        return None
+
+    def _guarded_receive(self, scope: Scope, receive: Receive) -> Receive:
+        """Counts the body as it streams in (chunked uploads declare no length) and stops past the limit;
+        a body that stalls longer than the read timeout ends the request with 408."""
+        limit = body_limit_for(scope.get("path", ""))
+        timeout = self.body_timeout_seconds
+        received = 0
+        body_complete = False
+
+        async def guarded() -> Message:
+            nonlocal received, body_complete
+            if body_complete:
+                # After the body only a disconnect can come: waiting for it is not a read of the body.
+                return await receive()
+            try:
+                async with asyncio.timeout(timeout):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTimeout(timeout) from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise PayloadTooLarge()
+                body_complete = not message.get("more_body", False)
+            elif message["type"] == "http.disconnect":
+                body_complete = True
+            return message
+
+        return guarded
+
     def _record(self, scope: Scope, request_id: str, status: int, seconds: float) -> None:
         route = _route_template(scope)
         method = scope.get("method", "")
         REQUESTS.labels(method, route, str(status)).inc()
         LATENCY.labels(method, route).observe(seconds)
         access_log.info(
-            "request",
+            "request" if status != CLIENT_CLOSED else "client disconnected before the response",
             extra={
                 "request_id": request_id,
                 "method": method,
@@ -119,29 +213,21 @@ class RequestContextMiddleware:
         )
 
 
-def _declared_too_large(scope: Scope) -> bool:
-    limit = body_limit_for(scope.get("path", ""))
+def _host(scope: Scope) -> str:
+    for name, value in scope.get("headers", []):
+        if name == b"host":
+            host = value.decode("latin-1").strip().lower()
+            if host.startswith("["):  # [::1]:8000
+                return host.split("]", 1)[0] + "]"
+            return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return ""
+
+
+def _declared_length(scope: Scope) -> int:
     for name, value in scope.get("headers", []):
         if name == b"content-length":
             try:
-                return int(value) > limit
+                return int(value)
             except ValueError:
-                return False
-    return False
-
-
-def _limited_receive(scope: Scope, receive: Receive) -> Receive:
-    """Counts the body as it streams in (chunked uploads declare no length) and stops past the limit."""
-    limit = body_limit_for(scope.get("path", ""))
-    received = 0
-
-    async def counting_receive() -> Message:
-        nonlocal received
-        message = await receive()
-        if message["type"] == "http.request":
-            received += len(message.get("body", b""))
-            if received > limit:
-                raise PayloadTooLarge()
-        return message
-
-    return counting_receive
+                return 0
+    return 0

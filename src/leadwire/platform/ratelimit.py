@@ -4,19 +4,38 @@ Fixed windows aligned to the clock (`window_index = now // window`), counted wit
 a `limits` storage (memory in one process, Redis when scaled out): the per-key counter is keyed by the
 key id, the per-account counter by the user id, so every key of an account, v1, v2 and MCP share the
 account budget. Aligned windows need no expiry lookup to know when a window resets.
+
+A Redis outage never fails a request: every Redis call is bounded by `redis_timeout_seconds`, and when
+one fails the limits are counted in this process's memory (each process then enforces the limits on its
+own) for `redis_retry_seconds` before Redis is tried again. The outage is logged once, counted in
+`leadwire_ratelimit_fallback_total`, and `/readyz` reports `degraded` while it lasts.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from limits.aio.storage import Storage
 from limits.storage import storage_from_string
+from prometheus_client import Counter, Gauge
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import Plan
+
+if TYPE_CHECKING:
+    from leadwire.config import Settings
+
+log = logging.getLogger("leadwire.ratelimit")
+
+FALLBACKS = Counter(
+    "leadwire_ratelimit_fallback_total", "Rate-limit checks counted in process memory because Redis failed"
+)
+SHARED_UP = Gauge("leadwire_ratelimit_shared_store_up", "1 while the shared (Redis) rate-limit store answers")
 
 
 @dataclass(frozen=True)
@@ -24,21 +43,105 @@ class RateDecision:
     headers: dict[str, str]
 
 
+def _memory_storage() -> Storage:
+    storage = storage_from_string("async+memory://")
+    assert isinstance(storage, Storage)
+    return storage
+
+
 class RateLimiter:
-    def __init__(self, redis_url: str | None) -> None:
+    def __init__(self, redis_url: str | None, *, timeout: float = 0.5, retry_seconds: float = 5.0) -> None:
+        self.local = _memory_storage()
+        self.shared: Storage | None = None
         if redis_url:
-            storage = storage_from_string("async+" + redis_url, key_prefix="leadwire")
+            shared = storage_from_string(
+                "async+" + redis_url,
+                key_prefix="leadwire",
+                implementation="redispy",
+                wrap_exceptions=True,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+            )
+            assert isinstance(shared, Storage)
+            self.shared = shared
+            SHARED_UP.set(1)
+        self.timeout = timeout
+        self.retry_seconds = retry_seconds
+        self._shared_down_until: float | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RateLimiter:
+        return cls(
+            settings.redis_url,
+            timeout=settings.redis_timeout_seconds,
+            retry_seconds=settings.redis_retry_seconds,
+        )
+
+    @property
+    def degraded(self) -> bool:
+        """True while the shared store is configured but failing (limits are per process meanwhile)."""
+        return self._shared_down_until is not None
+
+    async def ping(self) -> bool:
+        """Whether the shared store answers now (True when there is none); for `/readyz`."""
+        if self.shared is None:
+            return True
+        try:
+            async with asyncio.timeout(self.timeout):
+                up = bool(await self.shared.check())
+        except Exception:
+            up = False
+        if up:
+            self._recovered()
         else:
-            storage = storage_from_string("async+memory://")
-        assert isinstance(storage, Storage)
-        self.storage = storage
+            self._failed("ping")
+        return up
 
-    async def _count(self, name: str, window: int, index: int) -> int:
+    def _failed(self, reason: str) -> None:
+        if self._shared_down_until is None:
+            log.warning(
+                "redis unavailable (%s): rate limits are counted per process until it answers", reason
+            )
+            SHARED_UP.set(0)
+        self._shared_down_until = time.monotonic() + self.retry_seconds
+
+    def _recovered(self) -> None:
+        if self._shared_down_until is not None:
+            log.warning("redis answers again: rate limits are shared across processes again")
+            SHARED_UP.set(1)
+        self._shared_down_until = None
+
+    async def _counts(
+        self, storage: Storage, names: tuple[str, str], window: int, index: int, per_key: int
+    ) -> tuple[int, int]:
+        key_used = await self._count(storage, names[0], window, index)
+        if key_used > per_key:
+            # A refused request does not spend the account's budget: read it for the headers only.
+            return key_used, int(await storage.get(f"rl:{names[1]}:{window}:{index}"))
+        return key_used, await self._count(storage, names[1], window, index)
+
+    @staticmethod
+    async def _count(storage: Storage, name: str, window: int, index: int) -> int:
         # The counter outlives its window by a second so a late INCR cannot recreate it without expiry.
-        return int(await self.storage.incr(f"rl:{name}:{window}:{index}", window + 1))
+        return int(await storage.incr(f"rl:{name}:{window}:{index}", window + 1))
 
-    async def _peek(self, name: str, window: int, index: int) -> int:
-        return int(await self.storage.get(f"rl:{name}:{window}:{index}"))
+    async def _counted(
+        self, names: tuple[str, str], window: int, index: int, per_key: int
+    ) -> tuple[int, int]:
+        shared = self.shared
+        retry_due = self._shared_down_until is None or time.monotonic() >= self._shared_down_until
+        if shared is not None and retry_due:
+            try:
+                async with asyncio.timeout(self.timeout):
+                    counts = await self._counts(shared, names, window, index, per_key)
+            except Exception as exc:  # StorageError, timeouts, refused connections: never fail the request
+                self._failed(type(exc).__name__)
+            else:
+                self._recovered()
+                return counts
+        if shared is not None:
+            FALLBACKS.inc()
+        return await self._counts(self.local, names, window, index, per_key)
 
     async def check(self, *, plan: Plan, request_class: str, key_id: str, user_id: str) -> RateDecision:
         limit = plan.rate_limits[request_class]
@@ -46,14 +149,9 @@ class RateLimiter:
         now = time.time()
         index = int(now // window)
         reset_in = max(1, math.ceil((index + 1) * window - now))
-        key_used = await self._count(f"{request_class}:key:{key_id}", window, index)
+        names = (f"{request_class}:key:{key_id}", f"{request_class}:user:{user_id}")
+        key_used, account_used = await self._counted(names, window, index, limit.per_key)
         key_remaining = max(0, limit.per_key - key_used)
-        account_name = f"{request_class}:user:{user_id}"
-        if key_used > limit.per_key:
-            # A refused request does not spend the account's budget: read it for the headers only.
-            account_used = await self._peek(account_name, window, index)
-        else:
-            account_used = await self._count(account_name, window, index)
         account_remaining = max(0, limit.per_account - account_used)
         headers = {
             "X-RateLimit-Limit": str(limit.per_key),

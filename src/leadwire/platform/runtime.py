@@ -13,7 +13,7 @@ from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from leadwire.config import Settings
-from leadwire.platform.db import make_engine, make_sessionmaker
+from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -38,7 +38,11 @@ class Runtime:
     def __post_init__(self) -> None:
         if self.read_sessionmaker is None:
             if self.engine.dialect.name == "sqlite":
-                self.read_engine = make_engine(str(self.engine.url), readonly=True)
+                self.read_engine = make_engine(
+                    self.engine.url.render_as_string(hide_password=False),
+                    readonly=True,
+                    timeouts=DbTimeouts.from_settings(self.settings),
+                )
                 self.read_sessionmaker = make_sessionmaker(self.read_engine)
             else:
                 self.read_sessionmaker = self.sessionmaker
@@ -62,13 +66,15 @@ class Runtime:
 async def build_runtime(settings: Settings) -> Runtime:
     from leadwire.platform.jobs.notify import make_notifier
 
-    engine = make_engine(settings.resolved_database_url)
-    notifier = make_notifier(settings.resolved_database_url)
+    engine = make_engine(settings.resolved_database_url, timeouts=DbTimeouts.from_settings(settings))
+    notifier = make_notifier(
+        settings.resolved_database_url, connect_timeout=settings.db_connect_timeout_seconds
+    )
     runtime = Runtime(
         settings=settings,
         engine=engine,
         sessionmaker=make_sessionmaker(engine),
-        rate_limiter=RateLimiter(settings.redis_url),
+        rate_limiter=RateLimiter.from_settings(settings),
         notifier=notifier,
     )
     await notifier.start()

@@ -61,6 +61,19 @@ async def lock_account(session: AsyncSession, user_id: str) -> None:
     await _locked_balance(session, user_id)
 
 
+async def lock_accounts(session: AsyncSession, user_ids: list[str]) -> None:
+    """Lock several accounts' balance rows in `user_id` order, the one lock order of every transaction
+    that touches more than one account (settling a worker's batch, rescuing expired jobs): two such
+    transactions then never wait on each other in a cycle."""
+    if user_ids:
+        await session.execute(
+            select(CreditBalance.user_id)
+            .where(CreditBalance.user_id.in_(sorted(set(user_ids))))
+            .order_by(CreditBalance.user_id)
+            .with_for_update()
+        )
+
+
 async def read_balance(session: AsyncSession, user_id: str) -> BalanceView:
     row = await session.get(CreditBalance, user_id)
     if row is None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from leadwire.platform.db import transaction
+from leadwire.platform.db import is_transient, transaction
 from leadwire.platform.jobs import queue
 from leadwire.platform.runtime import Runtime
+
+log = logging.getLogger("leadwire.worker")
 
 
 class JobFailure(Exception):
@@ -43,12 +46,20 @@ class JobContext:
         self.units += units
 
     async def progress(self, stage: str, percent: float) -> None:
-        async with transaction(self.sessionmaker) as session:
-            await queue.report_progress(
-                session,
-                job_id=self.job_id,
-                owner=self.owner,
-                stage=stage,
-                percent=percent,
-                pending_units=self.units,
+        """Best effort: a database that fails for a moment delays the report, never fails the job."""
+        try:
+            async with transaction(self.sessionmaker) as session:
+                await queue.report_progress(
+                    session,
+                    job_id=self.job_id,
+                    owner=self.owner,
+                    stage=stage,
+                    percent=percent,
+                    pending_units=self.units,
+                )
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            log.warning(
+                "progress of job %s not recorded: database unavailable (%s)", self.job_id, type(exc).__name__
             )

@@ -108,21 +108,25 @@ class Notifier:
 class PostgresNotifier(Notifier):
     """NOTIFY inside the publishing transaction; one LISTEN connection per process feeds the hub."""
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, *, connect_timeout: float = 5.0) -> None:
         super().__init__()
         self._dsn = dsn
+        self._connect_timeout = connect_timeout
         self._connection: Any = None
         self._supervisor: asyncio.Task[None] | None = None
         self._stopping = False
 
     async def start(self) -> None:
-        await self._connect()
+        try:
+            await self._connect()
+        except Exception:  # the database may be down or hung: the supervisor keeps trying
+            log.warning("listen connection unavailable at start", exc_info=True)
         self._supervisor = asyncio.create_task(self._supervise(), name="leadwire-listen-supervisor")
 
     async def _connect(self) -> None:
         import asyncpg
 
-        connection = await asyncpg.connect(self._dsn)
+        connection = await asyncpg.connect(self._dsn, timeout=self._connect_timeout)
         for channel in CHANNELS:
             await connection.add_listener(channel, self._on_notification)
         self._connection = connection
@@ -173,7 +177,7 @@ def asyncpg_dsn(sqlalchemy_url: str) -> str:
     return sqlalchemy_url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-def make_notifier(database_url: str) -> Notifier:
+def make_notifier(database_url: str, *, connect_timeout: float = 5.0) -> Notifier:
     if database_url.startswith("postgresql"):
-        return PostgresNotifier(asyncpg_dsn(database_url))
+        return PostgresNotifier(asyncpg_dsn(database_url), connect_timeout=connect_timeout)
     return Notifier()

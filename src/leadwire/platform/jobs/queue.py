@@ -2,6 +2,10 @@
 
 Claims are one UPDATE over a `FOR UPDATE SKIP LOCKED` sub-select on PostgreSQL; on SQLite the whole
 transaction already holds the write lock (BEGIN IMMEDIATE), which serialises claims.
+
+Lock order (PostgreSQL): credit balance rows in `user_id` order, then job rows. Every transaction that
+settles jobs of several accounts takes the balance locks first (`ledger.lock_accounts`), so two workers
+settling batches that share accounts queue behind each other instead of deadlocking.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from leadwire.platform.billing import ledger
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
 from leadwire.platform.jobs.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.jobs.service import settle_billing
@@ -95,6 +100,7 @@ class Outcome:
     """What a handler produced for one job, waiting to be recorded."""
 
     job_id: str
+    user_id: str
     result: dict[str, Any] | None
     error_code: str | None
     units: float
@@ -107,17 +113,18 @@ async def finish_many(
     """Record several outcomes in the caller's transaction: one executemany UPDATE for the jobs with
     nothing to settle, the full settlement path for the others, one notification round trip."""
     unbilled = [o for o in outcomes if not o.needs_settlement]
-    for outcome in outcomes:
-        if outcome.needs_settlement:
-            await finish(
-                session,
-                notifier,
-                job_id=outcome.job_id,
-                owner=owner,
-                result=outcome.result,
-                error_code=outcome.error_code,
-                units=outcome.units,
-            )
+    billed = sorted((o for o in outcomes if o.needs_settlement), key=lambda o: (o.user_id, o.job_id))
+    await ledger.lock_accounts(session, [o.user_id for o in billed])
+    for outcome in billed:
+        await finish(
+            session,
+            notifier,
+            job_id=outcome.job_id,
+            owner=owner,
+            result=outcome.result,
+            error_code=outcome.error_code,
+            units=outcome.units,
+        )
     if not unbilled:
         return
     now = utcnow()
@@ -191,23 +198,44 @@ async def report_progress(
 
 
 async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attempts: int) -> list[str]:
-    """Requeue jobs whose worker vanished; past `max_attempts` fail them with `attempts_exhausted`."""
+    """Requeue jobs whose worker vanished; past `max_attempts` fail them with `attempts_exhausted`.
+
+    The accounts of jobs that will be settled are locked first (the lock order); a job whose account was
+    not locked because it changed in between waits for the next round.
+    """
     now = utcnow()
+    expired_now = (Job.status.in_(RUNNING), Job.lease_expires_at < now)
+    candidates = (
+        await session.execute(
+            select(Job.id, Job.user_id, Job.attempt_count, Job.billing_status)
+            .where(*expired_now)
+            .order_by(Job.lease_expires_at)
+            .limit(100)
+        )
+    ).all()
+    if not candidates:
+        return []
+    settling = sorted(
+        {c.user_id for c in candidates if c.attempt_count >= max_attempts and c.billing_status == "pending"}
+    )
+    await ledger.lock_accounts(session, settling)
     expired = (
         (
             await session.execute(
                 select(Job)
-                .where(Job.status.in_(RUNNING), Job.lease_expires_at < now)
-                .order_by(Job.lease_expires_at)
-                .limit(100)
+                .where(Job.id.in_([c.id for c in candidates]), *expired_now)
+                .order_by(Job.id)
                 .with_for_update(skip_locked=True)
             )
         )
         .scalars()
         .all()
     )
+    rescued = []
     for job in expired:
         if job.attempt_count >= max_attempts:
+            if job.billing_status == "pending" and job.user_id not in settling:
+                continue
             _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
             await settle_billing(session, job, units=0.0)
             await notifier.publish(session, JOB_CHANNEL, job.id)
@@ -217,7 +245,8 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
             job.lease_owner = None
             job.lease_expires_at = None
             job.updated_at = now
-    return [job.id for job in expired]
+        rescued.append(job.id)
+    return rescued
 
 
 async def release(session: AsyncSession, *, owner: str, job_ids: list[str]) -> None:

@@ -1,10 +1,16 @@
 """The worker loop: claims due jobs, runs their handlers with a timeout, heartbeats their leases,
-rescues jobs of vanished workers and shuts down gracefully."""
+rescues jobs of vanished workers and shuts down gracefully.
+
+A database that fails for a while (restarted, connections cut, hung, a lost deadlock race) stops no part
+of the worker: each step backs off and tries again, and a finished job's outcome is retried until it is
+committed or its lease is gone (another worker then owns the job, and this outcome no longer counts).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
@@ -12,7 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from leadwire.platform import idempotency
-from leadwire.platform.db import transaction
+from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
@@ -26,6 +32,12 @@ from leadwire.platform.time import utcnow
 log = logging.getLogger("leadwire.worker")
 
 PRUNE_EVERY_SECONDS = 3600.0
+RETRY_FIRST_SECONDS = 0.05
+RETRY_MAX_SECONDS = 2.0
+
+
+def _next_delay(delay: float) -> float:
+    return min(RETRY_MAX_SECONDS, delay * 2)
 
 
 class Worker:
@@ -55,16 +67,26 @@ class Worker:
         heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
         try:
             with self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs:
+                delay = RETRY_FIRST_SECONDS
                 while not self._stopping.is_set():
-                    await self._housekeeping()
-                    claimed = await self._claim()
-                    if claimed:
-                        continue
-                    await self._idle(new_jobs)
+                    try:
+                        await self._housekeeping()
+                        claimed = await self._claim()
+                        if not claimed:
+                            await self._idle(new_jobs)
+                        delay = RETRY_FIRST_SECONDS
+                    except Exception as exc:
+                        _log_step_failure("claim loop", exc)
+                        await self._sleep_unless_stopping(delay)
+                        delay = _next_delay(delay)
         finally:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
+
+    async def _sleep_unless_stopping(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -185,6 +207,7 @@ class Worker:
             error_code = "handler_error"
         outcome = queue.Outcome(
             job_id=job.id,
+            user_id=job.user_id,
             result=result,
             error_code=error_code,
             units=ctx.units,
@@ -215,12 +238,49 @@ class Worker:
             if not batch:
                 continue
             try:
-                async with transaction(self.runtime.sessionmaker) as session:
-                    await queue.finish_many(
-                        session, self.runtime.notifier, owner=self.owner, outcomes=[o for o, _ in batch]
-                    )
-            except Exception:  # the leases will expire and other workers retry these jobs
-                log.exception("could not record the outcome of %d jobs", len(batch))
-            for _, done in batch:
-                if not done.done():
-                    done.set_result(None)
+                await self._commit_outcomes([o for o, _ in batch])
+            finally:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def _commit_outcomes(self, outcomes: list[queue.Outcome]) -> None:
+        """Commit a batch. A batch the database refuses for a reason retrying cannot fix is committed
+        job by job, so one outcome it cannot store (say, a result it rejects) costs only that job."""
+        if await self._commit_retrying(outcomes):
+            return
+        if len(outcomes) > 1:
+            for outcome in outcomes:
+                await self._commit_outcomes([outcome])
+        elif outcomes[0].error_code != "handler_error":
+            failed = dataclasses.replace(outcomes[0], result=None, error_code="handler_error", units=0.0)
+            await self._commit_outcomes([failed])
+        # Even the failure could not be stored: the lease expires and the job is rescued.
+
+    async def _commit_retrying(self, outcomes: list[queue.Outcome]) -> bool:
+        """True once committed, retrying while the database fails transiently (the jobs stay
+        heartbeated meanwhile); False when it refused the outcomes for another reason."""
+        delay = RETRY_FIRST_SECONDS
+        while True:
+            try:
+                await self._finish_many(outcomes)
+                return True
+            except Exception as exc:
+                _log_step_failure(f"recording {len(outcomes)} outcomes", exc)
+                if not is_transient(exc):
+                    return False
+            await asyncio.sleep(delay)
+            delay = _next_delay(delay)
+
+    async def _finish_many(self, outcomes: list[queue.Outcome]) -> None:
+        async with transaction(self.runtime.sessionmaker) as session:
+            await queue.finish_many(session, self.runtime.notifier, owner=self.owner, outcomes=outcomes)
+
+
+def _log_step_failure(step: str, exc: Exception) -> None:
+    if is_lost_race(exc):
+        log.warning("%s: lost a lock race (deadlock or serialization failure); retrying", step)
+    elif is_transient(exc):
+        log.warning("%s: database unavailable (%s); retrying", step, type(exc).__name__)
+    else:
+        log.error("%s failed", step, exc_info=exc)

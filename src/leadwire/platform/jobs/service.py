@@ -142,6 +142,8 @@ async def get_owned_job(session: AsyncSession, caller: Caller, job_id: str, *, w
 async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, job_id: str) -> Job:
     """Queued/scheduled → cancelled in one conditional UPDATE; running → 409; terminal → unchanged."""
     job = await get_owned_job(session, caller, job_id, write=True)
+    if job.billing_status == "pending":
+        await ledger.lock_account(session, job.user_id)  # the lock order: balance row before job row
     now = utcnow()
     result = await session.execute(
         update(Job)

@@ -24,7 +24,9 @@ def parse_prefer_wait(header: str | None) -> int | None:
         if name.strip().lower() != "wait" or not sep:
             continue
         value = value.strip().strip('"')
-        if value.isdigit() and len(value) <= 6:
+        # ASCII digits only (RFC 7240 delta-seconds): str.isdigit() also accepts "²" or "١", which int()
+        # then refuses or reads as another number.
+        if value.isascii() and value.isdigit() and len(value) <= 6:
             return int(value)
         return None
     return None

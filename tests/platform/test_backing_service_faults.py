@@ -1,0 +1,162 @@
+"""PostgreSQL or Redis that hangs or is unreachable: bounded 503s from the database, never a hang or a
+500; rate limits fall back to per-process counting when Redis fails, and `/readyz` says so."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+from prometheus_client import REGISTRY
+from sqlalchemy.engine import make_url
+
+from leadwire.app import create_app
+from leadwire.config import Settings
+from leadwire.platform.runtime import Runtime, build_runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error, assert_ok
+from tests.support.faults import HangableProxy, hangable_proxy
+from tests.support.lifespan import app_lifespan
+from tests.support.processes import free_port
+
+# Generous bounds: what matters is "seconds, not minutes"; the timeouts below are 1 s.
+BOUND_SECONDS = 10.0
+FAST_TIMEOUTS = {
+    "db_connect_timeout_seconds": 1.0,
+    "db_statement_timeout_seconds": 1.0,
+    "db_pool_timeout_seconds": 1.0,
+    "redis_timeout_seconds": 0.3,
+    "redis_retry_seconds": 60.0,
+}
+
+
+def _settings(tmp_path: Path, database_url: str, redis_url: str | None = None) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "var",
+        database_url=database_url,
+        redis_url=redis_url,
+        allowed_hosts="leadwire.test",
+        **FAST_TIMEOUTS,
+    )
+
+
+@pytest.fixture
+async def pg_proxy(pg_database: str) -> AsyncIterator[tuple[HangableProxy, str]]:
+    from tests.conftest import _truncate_pg
+
+    await _truncate_pg(pg_database)
+    url = make_url(pg_database)
+    async with hangable_proxy(url.host or "127.0.0.1", url.port or 5432) as proxy:
+        yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+
+
+@contextlib.asynccontextmanager
+async def _client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(runtime=runtime)
+    async with app_lifespan(app):
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
+            yield http
+
+
+def _fallbacks() -> float:
+    return REGISTRY.get_sample_value("leadwire_ratelimit_fallback_total") or 0.0
+
+
+async def _timed(request: object) -> tuple[httpx.Response, float]:
+    started = time.monotonic()
+    response = await request  # type: ignore[misc]
+    return response, time.monotonic() - started
+
+
+async def test_hung_postgres_answers_503_within_the_timeouts_and_recovers(
+    pg_proxy: tuple[HangableProxy, str], tmp_path: Path
+) -> None:
+    proxy, url = pg_proxy
+    runtime = await build_runtime(_settings(tmp_path, url))
+    try:
+        acct = await AccountFactory(runtime).create(credits=10)
+        async with _client(runtime) as http:
+            assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
+            proxy.hang()  # pooled connections stop getting answers; new ones never finish connecting
+            for path in ("/api/v2/credits", "/api/v2/jobs/job_01aaaaaaaaaaaaaaaaaaaaaaaa"):
+                response, seconds = await _timed(http.get(path, headers=acct.headers))
+                assert_error(response, 503, "task_unavailable")
+                assert response.headers["retry-after"] == "5"
+                assert seconds < BOUND_SECONDS
+            ready, seconds = await _timed(http.get("/readyz"))
+            assert ready.status_code == 503 and ready.json()["checks"]["database"] == "unavailable"
+            assert seconds < BOUND_SECONDS
+
+            proxy.heal()  # the server is back: the service recovers by itself
+            statuses = [
+                (await http.get("/api/v2/credits", headers=acct.headers)).status_code for _ in range(5)
+            ]
+            assert statuses[-1] == 200 and set(statuses) <= {200, 503}, statuses
+            assert (await http.get("/readyz")).status_code == 200
+    finally:
+        await runtime.close()
+
+
+async def _hung_listener() -> tuple[asyncio.Server, int]:
+    async def never_answer(reader: asyncio.StreamReader, _writer: asyncio.StreamWriter) -> None:
+        while await reader.read(65536):
+            pass
+
+    server = await asyncio.start_server(never_answer, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1]
+
+
+@pytest.mark.parametrize("redis_state", ["hung", "unreachable"])
+async def test_redis_outage_keeps_the_api_answering_with_per_process_limits(
+    redis_state: str, settings: Settings, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    server, port = await _hung_listener()
+    if redis_state == "unreachable":
+        server.close()
+        await server.wait_closed()
+        port = free_port()
+    runtime = await build_runtime(
+        settings.model_copy(update={"redis_url": f"redis://127.0.0.1:{port}/0", **FAST_TIMEOUTS})
+    )
+    fallbacks_before = _fallbacks()
+    try:
+        acct = await AccountFactory(runtime).create(credits=10)
+        caplog.set_level(logging.WARNING, logger="leadwire.ratelimit")
+        async with _client(runtime) as http:
+            started = time.monotonic()
+            responses = [await http.get("/api/v2/credits", headers=acct.headers) for _ in range(50)]
+            assert time.monotonic() - started < BOUND_SECONDS
+            assert {r.status_code for r in responses} == {200}
+            # Counted per process meanwhile: the remaining budget still goes down request by request.
+            remaining = [int(r.headers["x-user-ratelimit-remaining"]) for r in responses]
+            assert remaining == sorted(remaining, reverse=True) and remaining[0] > remaining[-1]
+            ready = await http.get("/readyz")
+            assert ready.status_code == 200
+            assert ready.json()["status"] == "degraded"
+            assert ready.json()["checks"]["redis"] == "unavailable"
+    finally:
+        await runtime.close()
+        server.close()
+    assert _fallbacks() - fallbacks_before >= 49
+    outage_lines = [r for r in caplog.records if "redis unavailable" in r.getMessage()]
+    assert len(outage_lines) == 1  # logged once per outage, not once per request
+
+
+async def test_redis_that_answers_reports_ready(settings: Settings, redis_url: str) -> None:
+    runtime = await build_runtime(settings.model_copy(update={"redis_url": redis_url}))
+    try:
+        async with _client(runtime) as http:
+            ready = await http.get("/readyz")
+            assert ready.json() == {
+                "ok": True,
+                "status": "ready",
+                "checks": {"database": "ok", "redis": "ok"},
+            }
+    finally:
+        await runtime.close()
