@@ -173,16 +173,10 @@ def _run_server(settings: Settings, host: str | None, port: int | None, *, in_pr
     import uvicorn
 
     from leadwire.app import create_app
+    from leadwire.platform.http_server import uvicorn_config
 
-    config = uvicorn.Config(
-        create_app(settings, in_process_worker=in_process_worker),
-        host=host or settings.host,
-        port=port or settings.port,
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=int(settings.shutdown_grace_seconds) + 5,
-    )
+    app = create_app(settings, in_process_worker=in_process_worker)
+    config = uvicorn_config(app, settings, host=host or settings.host, port=port or settings.port)
     uvicorn.Server(config).run()
 
 
