@@ -22,7 +22,7 @@ from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
 from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
-from tests.support.lifespan import app_lifespan
+from tests.support.lifespan import app_lifespan, asgi_client
 
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
 PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -182,8 +182,5 @@ async def world_runtime(world_settings: Settings) -> AsyncIterator[Runtime]:
 
 @pytest.fixture
 async def world_client(world_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    application = create_app(runtime=world_runtime)
-    async with app_lifespan(application):
-        transport = httpx.ASGITransport(app=application, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
-            yield http
+    async with asgi_client(create_app(runtime=world_runtime)) as http:
+        yield http

@@ -18,13 +18,13 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from leadwire.config import Settings
 from leadwire.platform.billing.models import CreditBalance, CreditEntry
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs.models import TERMINAL, Job
-from leadwire.platform.runtime import Runtime, build_runtime
+from leadwire.platform.runtime import Runtime
 from tests.conftest import _truncate_pg
 from tests.support.accounts import AccountFactory, TestAccount
+from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_for, wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -39,20 +39,12 @@ def pg_url(pg_database: str) -> str:
     return pg_database
 
 
-async def _with_runtime(url: str, work: Any) -> Any:
-    runtime = await build_runtime(Settings(database_url=url, plugins="tests.support.echo"))
-    try:
-        return await work(runtime)
-    finally:
-        await runtime.close()
-
-
 def _accounts(url: str, count: int) -> list[TestAccount]:
     async def work(runtime: Runtime) -> list[TestAccount]:
         factory = AccountFactory(runtime)
         return [await factory.create(credits=GRANT) for _ in range(count)]
 
-    result: list[TestAccount] = asyncio.run(_with_runtime(url, work))
+    result: list[TestAccount] = asyncio.run(with_runtime(url, work))
     return result
 
 
@@ -78,7 +70,7 @@ def _create_jobs(url: str, accounts: list[TestAccount], payloads: list[dict[str,
                 batch = payloads[start : start + per_round]
                 await create_jobs(session, runtime.notifier, caller, action="test.echo", payloads=batch)
 
-    asyncio.run(_with_runtime(url, work))
+    asyncio.run(with_runtime(url, work))
 
 
 def _jobs(url: str) -> list[Job]:
@@ -86,7 +78,7 @@ def _jobs(url: str) -> list[Job]:
         async with transaction(runtime.sessionmaker) as session:
             return list((await session.execute(select(Job))).scalars().all())
 
-    result: list[Job] = asyncio.run(_with_runtime(url, work))
+    result: list[Job] = asyncio.run(with_runtime(url, work))
     return result
 
 
@@ -111,7 +103,7 @@ def _assert_credits_exact(url: str, jobs: list[Job]) -> dict[str, int]:
         assert sums.get("reserve", 0) == sums.get("release", 0)
         return sums
 
-    sums: dict[str, int] = asyncio.run(_with_runtime(url, work))
+    sums: dict[str, int] = asyncio.run(with_runtime(url, work))
     for job in jobs:
         assert job.billing_status == "settled", (job.id, job.billing_status)
         units = float(job.payload.get("units", 0.0))

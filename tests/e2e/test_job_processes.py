@@ -17,6 +17,7 @@ from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 from leadwire.platform.jobs.models import Job
 from tests.conftest import _truncate_pg
 from tests.support.accounts import AccountFactory, TestAccount
+from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_for, wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -32,19 +33,8 @@ def _run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
-async def _with_runtime(url: str, work: Any) -> Any:
-    from leadwire.config import Settings
-    from leadwire.platform.runtime import build_runtime
-
-    runtime = await build_runtime(Settings(database_url=url, plugins="tests.support.echo"))
-    try:
-        return await work(runtime)
-    finally:
-        await runtime.close()
-
-
 def _account(url: str) -> TestAccount:
-    return _run(_with_runtime(url, lambda rt: AccountFactory(rt).create(credits=100)))
+    return _run(with_runtime(url, lambda rt: AccountFactory(rt).create(credits=100)))
 
 
 def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any], action: str = "test.echo") -> str:
@@ -62,7 +52,7 @@ def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any], actio
             job = await create_job(session, runtime.notifier, caller, action=action, payload=payload)
         return job.id
 
-    return _run(_with_runtime(url, work))
+    return _run(with_runtime(url, work))
 
 
 def _job(url: str, job_id: str) -> Job:
@@ -157,7 +147,7 @@ def test_cancel_racing_a_claim_has_exactly_one_winner(pg_url: str) -> None:
             outcomes.append((claimed, cancelled, final))
         return outcomes
 
-    outcomes = _run(_with_runtime(pg_url, race))
+    outcomes = _run(with_runtime(pg_url, race))
     for claimed, cancel_outcome, final in outcomes:
         if claimed:
             assert cancel_outcome == "job_already_running" and final == "running"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -17,11 +16,11 @@ from sqlalchemy.engine import make_url
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.runtime import Runtime, build_runtime
+from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
 from tests.support.faults import HangableProxy, hangable_proxy
-from tests.support.lifespan import app_lifespan
+from tests.support.lifespan import asgi_client
 from tests.support.processes import free_port
 
 # Generous bounds: what matters is "seconds, not minutes"; the timeouts below are 1 s.
@@ -55,15 +54,6 @@ async def pg_proxy(pg_database: str) -> AsyncIterator[tuple[HangableProxy, str]]
         yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
 
 
-@contextlib.asynccontextmanager
-async def _client(runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(runtime=runtime)
-    async with app_lifespan(app):
-        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
-            yield http
-
-
 def _fallbacks() -> float:
     return REGISTRY.get_sample_value("leadwire_ratelimit_fallback_total") or 0.0
 
@@ -81,7 +71,7 @@ async def test_hung_postgres_answers_503_within_the_timeouts_and_recovers(
     runtime = await build_runtime(_settings(tmp_path, url))
     try:
         acct = await AccountFactory(runtime).create(credits=10)
-        async with _client(runtime) as http:
+        async with asgi_client(create_app(runtime=runtime)) as http:
             assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
             proxy.hang()  # pooled connections stop getting answers; new ones never finish connecting
             for path in ("/api/v2/credits", "/api/v2/jobs/job_01aaaaaaaaaaaaaaaaaaaaaaaa"):
@@ -128,7 +118,7 @@ async def test_redis_outage_keeps_the_api_answering_with_per_process_limits(
     try:
         acct = await AccountFactory(runtime).create(credits=10)
         caplog.set_level(logging.WARNING, logger="leadwire.ratelimit")
-        async with _client(runtime) as http:
+        async with asgi_client(create_app(runtime=runtime)) as http:
             started = time.monotonic()
             responses = [await http.get("/api/v2/credits", headers=acct.headers) for _ in range(50)]
             assert time.monotonic() - started < BOUND_SECONDS
@@ -151,7 +141,7 @@ async def test_redis_outage_keeps_the_api_answering_with_per_process_limits(
 async def test_redis_that_answers_reports_ready(settings: Settings, redis_url: str) -> None:
     runtime = await build_runtime(settings.model_copy(update={"redis_url": redis_url}))
     try:
-        async with _client(runtime) as http:
+        async with asgi_client(create_app(runtime=runtime)) as http:
             ready = await http.get("/readyz")
             assert ready.json() == {
                 "ok": True,

@@ -11,24 +11,19 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import text
 
 from leadwire.app import create_app
 from leadwire.platform.db import transaction
-from leadwire.platform.jobs.models import Job
 from leadwire.platform.logging import pin_library_loggers
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
+from tests.support.jobs import job_count
 from tests.support.lifespan import app_lifespan
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 MARKER = "PAYLOAD-MARKER-7f3a"
-
-
-async def _job_count(runtime: Runtime) -> int:
-    async with transaction(runtime.reader) as session:
-        return int(await session.scalar(select(func.count()).select_from(Job)) or 0)
 
 
 async def test_nul_in_a_body_field_is_invalid_request_with_no_job(
@@ -42,7 +37,7 @@ async def test_nul_in_a_body_field_is_invalid_request_with_no_job(
     ):
         response = await client.post("/api/v2/test/echo", json=body, headers=acct.headers)
         assert_error(response, 400, "invalid_request", param=param)
-    assert await _job_count(runtime) == 0
+    assert await job_count(runtime) == 0
     # The escape as text (a backslash, then u0000) is ordinary text.
     assert_ok(await client.post("/api/v2/test/echo", json={"message": "\\u0000"}, headers=acct.headers), 202)
 
@@ -247,7 +242,7 @@ async def test_a_body_that_stalls_gets_408_and_no_job(runtime: Runtime, accounts
     )
     assert sent[0]["status"] == 408
     assert b'"request_timeout"' in sent[1]["body"]
-    assert await _job_count(runtime) == 0
+    assert await job_count(runtime) == 0
 
 
 async def test_a_client_that_leaves_mid_body_is_logged_as_such_not_as_500(
@@ -266,7 +261,7 @@ async def test_a_client_that_leaves_mid_body_is_logged_as_such_not_as_500(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     access = [r for r in caplog.records if r.name == "leadwire.access"]
     assert [getattr(r, "status", None) for r in access] == [499]
-    assert await _job_count(runtime) == 0
+    assert await job_count(runtime) == 0
 
 
 async def test_database_errors_never_carry_statement_parameters(runtime: Runtime) -> None:

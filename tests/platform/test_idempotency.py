@@ -7,21 +7,15 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import update
 
 from leadwire.platform.db import transaction
 from leadwire.platform.idempotency_models import IdempotencyRecord
-from leadwire.platform.jobs.models import Job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
-from tests.support.jobs import create_echo, running_worker
-
-
-async def _job_count(runtime: Runtime) -> int:
-    async with transaction(runtime.sessionmaker) as session:
-        return int(await session.scalar(select(func.count()).select_from(Job)) or 0)
+from tests.support.jobs import create_echo, job_count, running_worker
 
 
 async def test_same_key_same_body_replays_first_response_without_new_job(
@@ -41,7 +35,7 @@ async def test_same_key_same_body_replays_first_response_without_new_job(
     assert first.json() == second.json()
     assert second.headers["idempotent-replayed"] == "true"
     assert second.headers["x-request-id"] != first.json()["request_id"]
-    assert await _job_count(runtime) == 1
+    assert await job_count(runtime) == 1
 
 
 async def test_same_key_other_body_is_idempotency_conflict(
@@ -61,7 +55,7 @@ async def test_key_is_scoped_to_api_key_and_path(
     a = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "shared"})
     b = await create_echo(client, other_key.headers, {"message": "a"}, **{"Idempotency-Key": "shared"})
     assert a.json()["item"]["id"] != b.json()["item"]["id"]
-    assert await _job_count(runtime) == 2
+    assert await job_count(runtime) == 2
 
 
 async def test_identical_request_in_progress_is_409_with_retry_after(
@@ -162,7 +156,7 @@ async def test_concurrent_identical_requests_create_one_job(
     for r in responses:
         if r.status_code != 202:
             assert_error(r, 409, "idempotency_key_in_progress")
-    assert await _job_count(runtime) == 1
+    assert await job_count(runtime) == 1
 
 
 async def _seed_record(
@@ -194,7 +188,7 @@ async def test_endpoint_requiring_a_key_refuses_requests_without_one(
     acct = await accounts.create()
     missing = await client.post("/api/v2/test/keyed-echo", json={}, headers=acct.headers)
     assert_error(missing, 400, "idempotency_key_required", param="Idempotency-Key")
-    assert await _job_count(runtime) == 0
+    assert await job_count(runtime) == 0
     keyed = await client.post(
         "/api/v2/test/keyed-echo", json={}, headers={**acct.headers, "Idempotency-Key": "fm-1"}
     )

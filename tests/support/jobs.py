@@ -52,3 +52,26 @@ async def create_echo(
     **extra_headers: str,
 ) -> httpx.Response:
     return await client.post("/api/v2/test/echo", json=body or {}, headers={**headers, **extra_headers})
+
+
+async def job_count(runtime: Runtime) -> int:
+    """How many jobs the database holds (every account)."""
+    from sqlalchemy import func, select
+
+    from leadwire.platform.db import transaction
+    from leadwire.platform.jobs.models import Job
+
+    async with transaction(runtime.reader) as session:
+        return int(await session.scalar(select(func.count()).select_from(Job)) or 0)
+
+
+async def with_runtime(database_url: str, work: Any) -> Any:
+    """Run `work(runtime)` with a runtime of its own on that database (for tests driving processes)."""
+    from leadwire.config import Settings
+    from leadwire.platform.runtime import build_runtime
+
+    runtime = await build_runtime(Settings(database_url=database_url, plugins="tests.support.echo"))
+    try:
+        return await work(runtime)
+    finally:
+        await runtime.close()

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
+import httpx
 from fastapi import FastAPI
 
 
@@ -33,3 +34,14 @@ async def app_lifespan(app: FastAPI) -> AsyncIterator[FastAPI]:
     finally:
         stopping.set()
         await task
+
+
+@contextlib.asynccontextmanager
+async def asgi_client(
+    app: FastAPI, base_url: str = "http://leadwire.test"
+) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client talking to the app in-process, with its lifespan running."""
+    async with app_lifespan(app):
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url=base_url) as http:
+            yield http
