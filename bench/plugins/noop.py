@@ -21,5 +21,5 @@ async def run_noop(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 SPEC = registry.register(
-    ActionSpec(action=ACTION, capability="research", handler=run_noop, price_override=NOT_BILLABLE)
+    ActionSpec(action=ACTION, capability="research", handler=run_noop, price=NOT_BILLABLE)
 )

@@ -144,12 +144,13 @@ def create_app(
     app.add_exception_handler(TimeoutError, _database_error)  # client-side statement/connect timeouts
     app.add_exception_handler(PoolTimeoutError, _database_error)
     app.include_router(health.router)
-    capabilities.load_job_handlers(settings.plugin_modules)
-    for router in capabilities.routers(settings.plugin_modules):
-        app.include_router(router)
+    enabled = capabilities.enabled(settings.plugin_modules)
+    for capability in enabled:
+        for router in capability.routers:
+            app.include_router(router)
     from leadwire.mcp.server import build_mcp
 
-    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime, settings)
+    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime, settings, enabled)
     app.router.routes.append(
         Route("/mcp", _AtRoot(mcp_app), methods=["GET", "POST", "DELETE"], include_in_schema=False)
     )

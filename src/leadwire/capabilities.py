@@ -1,38 +1,30 @@
-"""The list of capability slices: their routers and job modules, mounted by the app and the worker."""
+"""The one list of capability slices. The app, the worker, the MCP server and the OpenAPI document
+iterate over it; adding a capability is a package with its declaration plus one line here."""
 
 from __future__ import annotations
 
 import importlib
 
-from fastapi import APIRouter
-
+from leadwire.accounts.capability import CAPABILITY as ACCOUNTS
+from leadwire.credits.capability import CAPABILITY as CREDITS
+from leadwire.customs.capability import CAPABILITY as CUSTOMS
+from leadwire.outreach.capability import CAPABILITY as OUTREACH
+from leadwire.platform.capability import Capability, install, plugin_capability
+from leadwire.platform.jobs.capability import CAPABILITY as JOBS
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.registry import build_providers
+from leadwire.research.capability import CAPABILITY as RESEARCH
 
-ROUTERS = (
-    "leadwire.accounts.routes",
-    "leadwire.credits.routes",
-    "leadwire.platform.jobs.routes",
-    "leadwire.research.routes",
-)
-JOB_MODULES: tuple[str, ...] = ("leadwire.research.jobs",)
+CAPABILITIES: tuple[Capability, ...] = (ACCOUNTS, CREDITS, JOBS, OUTREACH, RESEARCH, CUSTOMS)
 
 
-def routers(plugins: tuple[str, ...] = ()) -> list[APIRouter]:
-    found = [importlib.import_module(name).router for name in ROUTERS]
-    for name in plugins:
-        router = getattr(importlib.import_module(name), "router", None)
-        if router is not None:
-            found.append(router)
+def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:
+    """The built-in capabilities plus the operator's extensions (`LEADWIRE_PLUGINS`), installed."""
+    found = (*CAPABILITIES, *(plugin_capability(importlib.import_module(name)) for name in plugins))
+    install(found)
     return found
 
 
 def install_services(runtime: Runtime) -> None:
     """The provider adapters job handlers reach through `ctx.service(name)`."""
     runtime.services.update(build_providers(runtime.settings))
-
-
-def load_job_handlers(extra: tuple[str, ...] = ()) -> None:
-    """Importing a jobs module registers its actions with the registry."""
-    for name in (*JOB_MODULES, *extra):
-        importlib.import_module(name)

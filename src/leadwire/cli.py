@@ -187,7 +187,7 @@ async def _run_worker(settings: Settings, concurrency: int | None) -> None:
 
     runtime = await build_runtime(settings)
     capabilities.install_services(runtime)
-    capabilities.load_job_handlers(settings.plugin_modules)
+    capabilities.enabled(settings.plugin_modules)
     worker_ = Worker(runtime, concurrency=concurrency)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

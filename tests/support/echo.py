@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,9 @@ from fastapi import APIRouter, Depends, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from leadwire.platform.auth import Caller, require
-from leadwire.platform.billing.prices import Price
+from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_unit
 from leadwire.platform.body import RequestModel, json_body, openapi_body
+from leadwire.platform.capability import Capability
 from leadwire.platform.envelope import JSONResponse
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
 from leadwire.platform.jobs.context import JobContext, JobFailure
@@ -60,14 +60,14 @@ async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     return {"message": request.message, "attempt": ctx.attempt, "pid": os.getpid()}
 
 
-registry.register(
+ECHO_SPEC = registry.register(
     ActionSpec(
         action=ACTION,
         capability="research",
         handler=run_echo,
         timeout_seconds=float(os.environ.get("LEADWIRE_TEST_ECHO_TIMEOUT", "30")),
         max_units=lambda payload: float(payload.get("max_units", 0.0)),
-        price_override=Price(Decimal("1.5")),
+        price=per_unit("1.5"),
     )
 )
 
@@ -112,12 +112,12 @@ async def customs_probe(caller: Caller = Depends(require("customs:read", "read")
 
 
 FREE_ACTION = "test.free_echo"
-registry.register(
+FREE_SPEC = registry.register(
     ActionSpec(
         action=FREE_ACTION,
         capability="research",
         handler=run_echo,
-        price_override=Price(Decimal(0), "not_billable"),
+        price=NOT_BILLABLE,
     )
 )
 
@@ -207,12 +207,15 @@ async def run_deliver(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any
     return {"receipt": receipt, "reused": False}
 
 
-registry.register(
+DELIVER_SPEC = registry.register(
     ActionSpec(
         action=DELIVER_ACTION,
         capability="outreach",
         handler=run_deliver,
         request_class="outreach",
-        price_override=Price(Decimal(0), "not_metered"),
+        price=NOT_METERED,
     )
 )
+
+
+CAPABILITY = Capability(name="test", routers=(router,), actions=(ECHO_SPEC, FREE_SPEC, DELIVER_SPEC))

@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel
 
+from leadwire.credits.schemas import CreditsOut, public_credits
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing import ledger
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
 from leadwire.platform.openapi import errors
 from leadwire.platform.schemas import ItemEnvelope, documented
 from leadwire.platform.session import Session
-from leadwire.platform.time import iso
 
 router = APIRouter(tags=["credits"])
-
-
-class CreditsOut(BaseModel):
-    balance: int
-    reserved: int
-    available: int
-    updated_at: str
 
 
 @router.get("/api/v2/credits", responses={**documented(ItemEnvelope[CreditsOut]), **errors()})
@@ -28,13 +20,4 @@ async def get_credits(
     session: Session, caller: Caller = Depends(require("credits:read", "read"))
 ) -> JSONResponse:
     view = await ledger.read_balance(session, caller.user_id)
-    return json_response(
-        ok_item(
-            {
-                "balance": view.balance,
-                "reserved": view.reserved,
-                "available": view.available,
-                "updated_at": iso(view.updated_at),
-            }
-        )
-    )
+    return json_response(ok_item(public_credits(view)))

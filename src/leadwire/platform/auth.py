@@ -130,7 +130,7 @@ async def authorize(
     decision = await runtime.rate_limiter.check(
         plan=caller.plan, request_class=request_class, key_id=caller.key_id, user_id=caller.user_id
     )
-    if capability is not None and capability not in caller.plan.capabilities:
+    if capability is not None and not caller.plan.allows(capability):
         raise ApiError("membership_tier_insufficient", headers=decision.headers)
     if scope is not None and not caller.can(scope):
         raise ApiError("permission_denied", headers=decision.headers)

@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 DEFAULT_BODY_LIMIT = 1 * 1024 * 1024
-DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
-POST_LIKE_BODY_LIMIT = 32 * 1024
 
-# The limits spec section 8 names; capabilities may register more for their own paths.
-_LIMITS: dict[str, int] = {
-    "/api/v1/outreach/dispatches": DISPATCH_BODY_LIMIT,
-    "/api/v2/outreach/dispatches": DISPATCH_BODY_LIMIT,
-    "/api/v1/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
-    "/api/v2/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
-}
+# Paths with another limit, declared by their capabilities (`Capability.body_limits`).
+_LIMITS: dict[str, int] = {}
 
 
 def register_body_limit(path: str, max_bytes: int) -> None:

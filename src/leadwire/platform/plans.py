@@ -19,21 +19,29 @@ class RateLimit:
 @dataclass(frozen=True)
 class Plan:
     name: str
-    webset_counts: frozenset[int]
-    capabilities: frozenset[str]
     rate_limits: dict[str, RateLimit] = field(default_factory=dict)
     max_active_jobs: int = 10
 
+    def allows(self, feature: str) -> bool:
+        """Whether this plan includes a feature; a feature no capability gates is open to every plan."""
+        plans = _FEATURES.get(feature)
+        return plans is None or self.name in plans
 
-_ALL = frozenset(
-    {"accounts", "credits", "outreach", "engagement", "research", "websets", "customs", "contacts"}
-)
+
+# Filled by the capabilities' declarations (`platform/capability.py`): feature name -> plans having it.
+_FEATURES: dict[str, frozenset[str]] = {}
+
+
+def register_feature(name: str, plans: frozenset[str]) -> None:
+    existing = _FEATURES.get(name)
+    if existing is not None and existing != plans:
+        raise ValueError(f"feature {name} declared twice with different plans")
+    _FEATURES[name] = plans
+
 
 PLANS: dict[str, Plan] = {
     "free": Plan(
         name="free",
-        webset_counts=frozenset({25}),
-        capabilities=_ALL - {"customs", "contacts"},
         rate_limits={
             "read": RateLimit(120, 240),
             "poll": RateLimit(240, 480),
@@ -44,8 +52,6 @@ PLANS: dict[str, Plan] = {
     ),
     "pro": Plan(
         name="pro",
-        webset_counts=frozenset({25, 100, 500}),
-        capabilities=_ALL,
         rate_limits={
             "read": RateLimit(600, 1200),
             "poll": RateLimit(1200, 2400),
@@ -56,8 +62,6 @@ PLANS: dict[str, Plan] = {
     ),
     "business": Plan(
         name="business",
-        webset_counts=frozenset({25, 100, 500, 1000}),
-        capabilities=_ALL,
         rate_limits={
             "read": RateLimit(3000, 6000),
             "poll": RateLimit(6000, 12000),

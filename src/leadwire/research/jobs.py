@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from leadwire.platform.billing.prices import per_unit
 from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.jobs.registry import ActionSpec
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
@@ -26,21 +27,19 @@ async def run_contacts(ctx: JobContext, payload: dict[str, Any]) -> dict[str, An
     return result
 
 
-registry.register(
-    ActionSpec(
-        action=service.PUBLIC_WEB,
-        capability="research",
-        handler=run_public_web,
-        timeout_seconds=120.0,
-        max_units=lambda p: float(len(p["queries"]) * p["search_limit"]),
-    )
+PUBLIC_WEB_ACTION = ActionSpec(
+    action=service.PUBLIC_WEB,
+    capability="research",
+    handler=run_public_web,
+    timeout_seconds=120.0,
+    max_units=lambda p: float(len(p["queries"]) * p["search_limit"]),
+    price=per_unit(1),  # a credit per returned source
 )
-registry.register(
-    ActionSpec(
-        action=service.CONTACTS,
-        capability="research",
-        handler=run_contacts,
-        timeout_seconds=120.0,
-        max_units=lambda p: float(p["limit"]),
-    )
+CONTACTS_ACTION = ActionSpec(
+    action=service.CONTACTS,
+    capability="research",
+    handler=run_contacts,
+    timeout_seconds=120.0,
+    max_units=lambda p: float(p["limit"]),
+    price=per_unit(1),  # a credit per contact with an email
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from leadwire.platform.billing.prices import DEFAULT_KIND
 from leadwire.platform.db import is_transient, transaction
 from leadwire.platform.jobs import queue
 from leadwire.platform.runtime import Runtime
@@ -32,7 +33,7 @@ class JobContext:
     user_id: str
     attempt: int
     owner: str
-    units: float = field(default=0.0)
+    units_by_kind: dict[str, float] = field(default_factory=dict)
 
     @property
     def sessionmaker(self) -> async_sessionmaker[AsyncSession]:
@@ -41,9 +42,14 @@ class JobContext:
     def service(self, name: str) -> Any:
         return self.runtime.services[name]
 
-    def bill(self, units: float) -> None:
-        """Count billable units produced so far; charged once at settlement."""
-        self.units += units
+    def bill(self, units: float, kind: str = DEFAULT_KIND) -> None:
+        """Count billable units of a kind produced so far; charged once, all kinds together, at the end."""
+        self.units_by_kind[kind] = self.units_by_kind.get(kind, 0.0) + units
+
+    @property
+    def units(self) -> float:
+        """All units billed so far, whatever their kind (the job's `billing.pending_units`)."""
+        return sum(self.units_by_kind.values())
 
     async def progress(self, stage: str, percent: float) -> None:
         """Best effort: a database that fails for a moment delays the report, never fails the job."""

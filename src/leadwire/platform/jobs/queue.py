@@ -18,6 +18,7 @@ from sqlalchemy import Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
+from leadwire.platform.billing.prices import Units
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
 from leadwire.platform.jobs.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.jobs.service import settle_billing
@@ -83,14 +84,14 @@ async def finish(
     owner: str,
     result: dict[str, Any] | None = None,
     error_code: str | None = None,
-    units: float = 0.0,
+    units: Units | None = None,
 ) -> Job | None:
     """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
     job = await _owned_running(session, job_id, owner)
     if job is None:
         return None
     _mark_terminal(job, "succeeded" if error_code is None else "failed", result=result, error_code=error_code)
-    await settle_billing(session, job, units=units)
+    await settle_billing(session, job, units=units or {})
     await notifier.publish(session, JOB_CHANNEL, job.id)
     return job
 
@@ -103,7 +104,7 @@ class Outcome:
     user_id: str
     result: dict[str, Any] | None
     error_code: str | None
-    units: float
+    units: Units
     needs_settlement: bool
 
 
@@ -237,7 +238,7 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
             if job.billing_status == "pending" and job.user_id not in settling:
                 continue
             _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
-            await settle_billing(session, job, units=0.0)
+            await settle_billing(session, job, units={})
             await notifier.publish(session, JOB_CHANNEL, job.id)
         else:
             job.status = "queued"

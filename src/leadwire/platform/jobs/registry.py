@@ -6,20 +6,23 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from leadwire.platform.billing.prices import NOT_BILLABLE, PRICES, Price
+from leadwire.platform.billing.prices import NOT_BILLABLE, Price, Units
 
 if TYPE_CHECKING:
     from leadwire.platform.jobs.context import JobContext
+    from leadwire.platform.jobs.models import Job
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """How the engine treats one action.
+    """How the engine treats one action; declared by its capability (see `platform/capability.py`).
 
     `capability` names the scopes (`<capability>:read` to read the job, `:write` to cancel it);
-    `max_units` estimates the most billable units a payload can produce, for the reservation.
+    `price` the credits per unit of each kind the handler bills; `max_units` the most units of each
+    kind (or of the default kind, as a number) a payload can produce, for the reservation;
+    `creation_item` the reduced item a creation response carries instead of the whole job.
     """
 
     action: str
@@ -28,14 +31,9 @@ class ActionSpec:
     request_class: str = "task"
     timeout_seconds: float = 300.0
     resource_type: str | None = None
-    max_units: Callable[[dict[str, Any]], float] | None = None
-    price_override: Price | None = None
-
-    @property
-    def price(self) -> Price:
-        if self.price_override is not None:
-            return self.price_override
-        return PRICES.get(self.action, NOT_BILLABLE)
+    max_units: Callable[[dict[str, Any]], float | Units] | None = None
+    price: Price = NOT_BILLABLE
+    creation_item: Callable[[Job], dict[str, Any]] | None = None
 
 
 class ActionRegistry:

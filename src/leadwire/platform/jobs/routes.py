@@ -1,4 +1,4 @@
-"""HTTP: read and cancel jobs (v2 unified, v1 outreach lookup)."""
+"""HTTP: read and cancel jobs (v2 unified; v1 reads outreach jobs through the outreach slice)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,9 @@ from fastapi import APIRouter, Depends, Path
 
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Idempotency, idempotent, respond
 from leadwire.platform.jobs import service
-from leadwire.platform.jobs.views import is_outreach, public_job
+from leadwire.platform.jobs.views import public_job
 from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
@@ -26,19 +25,6 @@ async def get_job(
     session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
 ) -> JSONResponse:
     job = await service.get_owned_job(session, caller, job_id)
-    return json_response(ok_item(public_job(job)))
-
-
-@router.get(
-    "/api/v1/outreach/jobs/{job_id}",
-    responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
-)
-async def get_outreach_job_v1(
-    session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
-) -> JSONResponse:
-    job = await service.get_owned_job(session, caller, job_id)
-    if not is_outreach(job):
-        raise ApiError("task_not_found")
     return json_response(ok_item(public_job(job)))
 
 

@@ -210,7 +210,7 @@ class Worker:
             user_id=job.user_id,
             result=result,
             error_code=error_code,
-            units=ctx.units,
+            units=dict(ctx.units_by_kind),
             needs_settlement=job.billing_status == "pending",
         )
         try:
@@ -253,7 +253,7 @@ class Worker:
             for outcome in outcomes:
                 await self._commit_outcomes([outcome])
         elif outcomes[0].error_code != "handler_error":
-            failed = dataclasses.replace(outcomes[0], result=None, error_code="handler_error", units=0.0)
+            failed = dataclasses.replace(outcomes[0], result=None, error_code="handler_error", units={})
             await self._commit_outcomes([failed])
         # Even the failure could not be stored: the lease expires and the job is rescued.
 

@@ -7,7 +7,6 @@ row commit together or not at all.
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -15,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.auth import Caller
 from leadwire.platform.billing import ledger
-from leadwire.platform.billing.prices import credits_for
+from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, Job
@@ -111,7 +110,7 @@ async def create_jobs(
 def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
     if spec.price.billing != "pending" or spec.max_units is None:
         return 0
-    return credits_for(spec.max_units(payload), spec.price.per_unit)
+    return spec.price.credits(as_units(spec.max_units(payload)))
 
 
 async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: int = 1) -> None:
@@ -153,7 +152,7 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     )
     if result.rowcount == 1:  # type: ignore[attr-defined]
         await session.refresh(job)
-        await settle_billing(session, job, units=0.0)
+        await settle_billing(session, job, units={})
         await notifier.publish(session, JOB_CHANNEL, job.id)
         return job
     await session.refresh(job)
@@ -162,14 +161,14 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     raise ApiError("job_already_running")
 
 
-async def settle_billing(session: AsyncSession, job: Job, *, units: float) -> None:
-    """Charge the units actually produced (rounded up once), release the rest of the reservation."""
+async def settle_billing(session: AsyncSession, job: Job, *, units: Units) -> None:
+    """Charge the units actually produced, all kinds summed and rounded up once, and release the rest
+    of the reservation. An action no longer registered is charged nothing."""
     if job.billing_status not in ("pending",):
         job.pending_units = 0.0
         return
     spec = registry.find(job.action)
-    per_unit = spec.price.per_unit if spec else Decimal(0)
-    charge = credits_for(units, per_unit) if job.status == "succeeded" else 0
+    charge = spec.price.credits(units) if spec is not None and job.status == "succeeded" else 0
     job.charged_credits = await ledger.settle(
         session, job.user_id, job.id, reserved=job.reserved_credits, charge=charge
     )

@@ -1,20 +1,18 @@
-"""The public shape of a job (spec section 2) and the reduced creation item of outreach jobs."""
+"""The public shape of a job (spec section 2), and the creation item: the whole job, or the reduced item
+its action declares (outreach's)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.registry import registry
 from leadwire.platform.time import iso
-
-
-def is_outreach(job: Job) -> bool:
-    return job.action.startswith("outreach.")
 
 
 def public_job(job: Job) -> dict[str, Any]:
     item: dict[str, Any] = {"id": job.id, "action": job.action, "status": job.status}
-    if is_outreach(job):
+    if job.channel is not None:  # outreach jobs only: the only ones created with a channel
         item["channel"] = job.channel
     item.update(
         {
@@ -37,13 +35,8 @@ def public_job(job: Job) -> dict[str, Any]:
 
 
 def creation_item(job: Job) -> dict[str, Any]:
-    """Outreach creation responses carry the reduced item; every other action the full job."""
-    if is_outreach(job):
-        return {
-            "id": job.id,
-            "status": job.status,
-            "action": job.action,
-            "channel": job.channel,
-            "scheduled_at": iso(job.scheduled_at),
-        }
+    """What a creation response carries: the action's reduced item when it declares one, else the job."""
+    spec = registry.find(job.action)
+    if spec is not None and spec.creation_item is not None:
+        return spec.creation_item(job)
     return public_job(job)

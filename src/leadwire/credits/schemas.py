@@ -1,0 +1,26 @@
+"""The credits balance as the API shows it (DESIGN section 6 and 8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from leadwire.platform.billing.ledger import BalanceView
+from leadwire.platform.time import iso
+
+
+class CreditsOut(BaseModel):
+    balance: int
+    reserved: int
+    available: int
+    updated_at: str
+
+
+def public_credits(view: BalanceView) -> dict[str, Any]:
+    return {
+        "balance": view.balance,
+        "reserved": view.reserved,
+        "available": view.available,
+        "updated_at": iso(view.updated_at),
+    }

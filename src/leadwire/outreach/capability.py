@@ -1,0 +1,22 @@
+"""The outreach capability: one-off sends through connected accounts, and LinkedIn post likes
+(engagement). Spec section 8 sets their request body limits."""
+
+from __future__ import annotations
+
+from leadwire.outreach import routes
+from leadwire.platform.capability import Capability, Feature
+
+DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
+POST_LIKE_BODY_LIMIT = 32 * 1024
+
+CAPABILITY = Capability(
+    name="outreach",
+    routers=(routes.router,),
+    features=(Feature("outreach"), Feature("engagement")),
+    body_limits={
+        "/api/v1/outreach/dispatches": DISPATCH_BODY_LIMIT,
+        "/api/v2/outreach/dispatches": DISPATCH_BODY_LIMIT,
+        "/api/v1/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
+        "/api/v2/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
+    },
+)

@@ -1,0 +1,67 @@
+"""What a capability slice declares about itself, so the faces and the platform never name it.
+
+Each slice (`research`, later `outreach`, `customs`, `websets`, …) declares one `Capability` in its own
+package: its HTTP routers (v1 and v2), its job actions (scope, request class, timeout, prices per unit
+kind, reduced creation item), the plan-gated features it owns, the body limits of its paths and its
+MCP tools. `leadwire/capabilities.py` lists the declarations once, with plain imports; the app, the
+worker, the MCP server and the OpenAPI document iterate over that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter
+
+from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.limits import register_body_limit
+from leadwire.platform.plans import register_feature
+
+if TYPE_CHECKING:
+    from leadwire.platform.mcp_tools import ToolKit
+
+ALL_PLANS = frozenset({"free", "pro", "business"})
+PAID_PLANS = frozenset({"pro", "business"})
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A plan-gated part of the product: a whole capability, or a part of one (research's contacts).
+    Authorisation checks the feature named by the route (`require(..., capability=)`), or else the
+    scope's prefix; a plan without it gets 403 `membership_tier_insufficient`."""
+
+    name: str
+    plans: frozenset[str] = ALL_PLANS
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str
+    routers: tuple[APIRouter, ...] = ()
+    actions: tuple[ActionSpec, ...] = ()
+    features: tuple[Feature, ...] = ()
+    body_limits: Mapping[str, int] = field(default_factory=dict)
+    # Registers the capability's MCP tools on the server, through the shared tool kit.
+    mcp_tools: Callable[[ToolKit], None] | None = None
+
+
+def install(capabilities: Iterable[Capability]) -> None:
+    """Make the declarations known to the platform (idempotent: the same objects may install twice)."""
+    for capability in capabilities:
+        for spec in capability.actions:
+            registry.register(spec)
+        for feature in capability.features:
+            register_feature(feature.name, feature.plans)
+        for path, max_bytes in capability.body_limits.items():
+            register_body_limit(path, max_bytes)
+
+
+def plugin_capability(module: Any) -> Capability:
+    """An extension module's declaration: its `CAPABILITY`, or (older plugins) a bare `router`."""
+    declared = getattr(module, "CAPABILITY", None)
+    if isinstance(declared, Capability):
+        return declared
+    router = getattr(module, "router", None)
+    return Capability(name=module.__name__, routers=(router,) if router is not None else ())

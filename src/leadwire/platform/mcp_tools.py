@@ -1,0 +1,91 @@
+"""What a capability's MCP tools stand on: the caller of the current MCP request, the same
+authorisation as REST (scopes, plan features, account-wide rate limits), tool errors carrying the
+public code, and starting a job then waiting for it like `Prefer: wait`.
+
+The MCP face (`leadwire/mcp/server.py`) builds one `ToolKit` and hands it to every capability's
+`mcp_tools` declaration, so a slice adds its tools without the face naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.auth import Caller, authorize
+from leadwire.platform.body import validate
+from leadwire.platform.db import transaction
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.views import public_job
+from leadwire.platform.jobs.wait import wait_for_terminal
+from leadwire.platform.runtime import Runtime
+
+caller_var: ContextVar[Caller | None] = ContextVar("leadwire_mcp_caller", default=None)
+
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
+
+
+def tool_error(exc: ApiError) -> ToolError:
+    """The public code, and the field when there is one, as the tool error's text."""
+    return ToolError(exc.code if exc.param is None else f"{exc.code}: {exc.param}")
+
+
+@dataclass(frozen=True)
+class ToolKit:
+    server: MCPServer
+    get_runtime: Callable[[], Runtime]
+
+    async def allowed(self, scope: str | None, request_class: str, feature: str | None = None) -> Caller:
+        """The caller, once authorised exactly as a REST request would be."""
+        caller = caller_var.get()
+        if caller is None:
+            raise ToolError("api_key_missing")
+        needed = feature or (scope.split(":")[0] if scope else None)
+        try:
+            await authorize(
+                self.get_runtime(), caller, scope=scope, request_class=request_class, capability=needed
+            )
+        except ApiError as exc:
+            raise tool_error(exc) from None
+        return caller
+
+    @staticmethod
+    def validate(model: type[M], body: dict[str, Any]) -> M:
+        try:
+            return validate(model, body)
+        except ApiError as exc:
+            raise tool_error(exc) from None
+
+    async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        """Run a read in a read-only transaction; refusals become tool errors."""
+        try:
+            async with transaction(self.get_runtime().reader) as session:
+                return await work(session)
+        except ApiError as exc:
+            raise tool_error(exc) from None
+
+    async def write(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        try:
+            async with transaction(self.get_runtime().sessionmaker) as session:
+                return await work(session)
+        except ApiError as exc:
+            raise tool_error(exc) from None
+
+    async def start_job(
+        self, create: Callable[[AsyncSession], Awaitable[Job]], wait_seconds: int
+    ) -> dict[str, Any]:
+        """Create the job in its own transaction, then wait for it up to `wait_seconds` (capped like
+        `Prefer: wait`) and return it as it then stands."""
+        job = await self.write(create)
+        runtime = self.get_runtime()
+        seconds = max(0, min(wait_seconds, int(runtime.settings.prefer_wait_cap_seconds)))
+        finished = await wait_for_terminal(runtime, job.id, seconds) if seconds else None
+        return public_job(finished or job)

@@ -1,0 +1,54 @@
+"""MCP tools of the research capability: public-web search and company contacts, as jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.mcp_tools import ToolKit
+from leadwire.research import service
+from leadwire.research.schemas import ContactsRequest, PublicWebRequest
+
+
+def register_tools(kit: ToolKit) -> None:
+    async def start(
+        body: PublicWebRequest | ContactsRequest, feature: str, wait_seconds: int
+    ) -> dict[str, Any]:
+        caller = await kit.allowed("research:write", "task", feature)
+        runtime = kit.get_runtime()
+
+        async def create(session: AsyncSession) -> Job:
+            return await service.start(session, runtime, caller, body)
+
+        return await kit.start_job(create, wait_seconds)
+
+    @kit.server.tool(description="Search public-web sources (1-2 queries). Returns the research job.")
+    async def research_public_web(
+        queries: list[str],
+        search_limit: int = 10,
+        category: str | None = None,
+        include_domains: list[str] | None = None,
+        user_location: str | None = None,
+        wait_seconds: int = 20,
+    ) -> dict[str, Any]:
+        body = {
+            "queries": queries,
+            "search_limit": search_limit,
+            "category": category,
+            "include_domains": include_domains or [],
+            "user_location": user_location,
+        }
+        return await start(kit.validate(PublicWebRequest, body), "research", wait_seconds)
+
+    @kit.server.tool(description="Contacts of a company by its official domain, with an inferred hierarchy.")
+    async def research_contacts(
+        domain: str,
+        positions: list[str] | None = None,
+        limit: int = 20,
+        locale: str = "en",
+        wait_seconds: int = 20,
+    ) -> dict[str, Any]:
+        body = {"domain": domain, "positions": positions or [], "limit": limit, "locale": locale}
+        return await start(kit.validate(ContactsRequest, body), "contacts", wait_seconds)
