@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from leadwire.providers.search import SearchRequest
-from leadwire.sandbox.search_index import LocalSearchIndex
+from leadwire.search.index import LocalSearchIndex
 from search_queries import common_arguments, ensure_world, load_ground_truth, make_queries, percentile
 
 

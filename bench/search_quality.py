@@ -11,7 +11,7 @@ from pathlib import Path
 from statistics import mean
 
 from leadwire.providers.search import SearchRequest
-from leadwire.sandbox.search_index import LocalSearchIndex
+from leadwire.search.index import LocalSearchIndex
 from search_queries import (
     BenchQuery,
     GroundTruth,

@@ -116,7 +116,7 @@ def ensure_world(args: argparse.Namespace) -> Path:
         build_world(world_dir, seed=args.seed, size=args.size, as_of=dt.date(2025, 6, 30), progress=True)
         print(f"world_build_seconds: {time.perf_counter() - started:.1f}")
     if not (world_dir / "search_index.json").exists():
-        from leadwire.sandbox.search_index import build_search_index
+        from leadwire.search.index import build_search_index
 
         stats = build_search_index(world_dir, progress=True)
         print(f"index_build_seconds: {stats.total_seconds:.1f}")

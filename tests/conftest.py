@@ -158,8 +158,8 @@ def indexed_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One small sandbox world (generator + search index) shared by the whole session."""
     from datetime import date
 
-    from leadwire.sandbox.search_build import build_search_index
     from leadwire.sandbox.world import build_world
+    from leadwire.search.build import build_search_index
 
     world_dir = tmp_path_factory.mktemp("world") / "world"
     # A fixed as_of keeps the world identical from run to run (ensure_world uses today's date).

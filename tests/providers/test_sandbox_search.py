@@ -9,7 +9,7 @@ import pytest
 
 from leadwire.providers.sandbox_search import SandboxSearchProvider
 from leadwire.providers.search import SearchProvider, SearchProviderError, SearchRequest
-from leadwire.sandbox.search_index import build_search_index
+from leadwire.search.index import build_search_index
 
 
 @pytest.fixture(scope="module")

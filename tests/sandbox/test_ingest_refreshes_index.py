@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from leadwire.cli import app
 from leadwire.providers.search import SearchRequest
-from leadwire.sandbox.search_index import LocalSearchIndex
+from leadwire.search.index import LocalSearchIndex
 
 
 def test_ingested_document_is_indexed_and_found(indexed_world: Path, tmp_path: Path) -> None:

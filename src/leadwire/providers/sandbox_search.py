@@ -15,7 +15,7 @@ import anyio.to_thread
 from leadwire.providers.search import DEFAULT_TEXT_CAP, SearchProviderError, SearchRequest, SearchSource
 
 if TYPE_CHECKING:
-    from leadwire.sandbox.search_index import LocalSearchIndex
+    from leadwire.search.index import LocalSearchIndex
 
 
 class SandboxSearchProvider:
@@ -42,7 +42,7 @@ class SandboxSearchProvider:
 
     def _open(self) -> LocalSearchIndex:
         # Imported here so that loading the providers package does not pull in numpy and the index.
-        from leadwire.sandbox.search_index import LocalSearchIndex
+        from leadwire.search.index import LocalSearchIndex
 
         with self._lock:
             if self._index is None:

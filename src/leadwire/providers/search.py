@@ -1,19 +1,42 @@
 """The public-web search port: one query in, ranked sources with highlights and capped text out.
 
 Adapters: the sandbox's local hybrid index (``providers.sandbox_search``) and Exa (``providers.exa``).
+The request and source types live with the local search engine (``leadwire.search.types``), which
+both the engine and every adapter use.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import Final, Literal, Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
-SearchCategory = Literal["company", "news", "financial report", "people", "personal site"]
-
-SEARCH_CATEGORIES: Final[frozenset[str]] = frozenset(
-    {"company", "news", "financial report", "people", "personal site"}
+from leadwire.search.types import (
+    DEFAULT_TEXT_CAP,
+    MAX_SEARCH_LIMIT,
+    SEARCH_CATEGORIES,
+    TRUNCATION_MARKER,
+    SearchCategory,
+    SearchRequest,
+    SearchSource,
+    cap_text,
+    domain_matches,
+    normalise_domain,
 )
+
+__all__ = [
+    "DEFAULT_TEXT_CAP",
+    "MAX_SEARCH_LIMIT",
+    "SEARCH_CATEGORIES",
+    "SEARCH_ERROR_CODES",
+    "TRUNCATION_MARKER",
+    "SearchCategory",
+    "SearchProvider",
+    "SearchProviderError",
+    "SearchRequest",
+    "SearchSource",
+    "cap_text",
+    "domain_matches",
+    "normalise_domain",
+]
 
 # Public error codes an adapter may raise; the research service maps them onto the API.
 SEARCH_ERROR_CODES: Final[frozenset[str]] = frozenset(
@@ -29,12 +52,6 @@ SEARCH_ERROR_CODES: Final[frozenset[str]] = frozenset(
     }
 )
 
-TRUNCATION_MARKER: Final = "...[truncated]"
-DEFAULT_TEXT_CAP: Final = 3000
-MAX_SEARCH_LIMIT: Final = 10
-
-_ALPHA2 = re.compile(r"^[A-Z]{2}$")
-
 
 class SearchProviderError(Exception):
     """A failure of the search upstream, carrying one of ``SEARCH_ERROR_CODES``."""
@@ -45,57 +62,6 @@ class SearchProviderError(Exception):
         self.detail = detail
 
 
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """One search as the research service asks it.
-
-    ``include_domains`` keeps sources whose host is one of the domains or a
-    subdomain of one; ``user_location`` (ISO 3166-1 alpha-2) is where the
-    searcher is, which adapters use to prefer local sources, not to filter.
-    """
-
-    query: str
-    limit: int = MAX_SEARCH_LIMIT
-    category: SearchCategory | None = None
-    include_domains: list[str] = field(default_factory=list)
-    user_location: str | None = None
-
-    def __post_init__(self) -> None:
-        if not self.query.strip():
-            raise ValueError("query must not be blank")
-        if not 1 <= self.limit <= MAX_SEARCH_LIMIT:
-            raise ValueError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}")
-        if self.category is not None and self.category not in SEARCH_CATEGORIES:
-            raise ValueError(f"unknown category {self.category!r}")
-        if self.user_location is not None and not _ALPHA2.match(self.user_location.upper()):
-            raise ValueError("user_location must be an ISO 3166-1 alpha-2 code")
-
-
-@dataclass(frozen=True, slots=True)
-class SearchSource:
-    """One result, in the shape of a public-web ``source`` of the research API."""
-
-    url: str
-    title: str
-    published_date: str | None = None
-    author: str | None = None
-    image: str | None = None
-    highlights: list[str] = field(default_factory=list)
-    text: str = ""
-
-    def as_dict(self) -> dict[str, object]:
-        """The source as the API serialises it."""
-        return {
-            "url": self.url,
-            "title": self.title,
-            "published_date": self.published_date,
-            "author": self.author,
-            "image": self.image,
-            "highlights": list(self.highlights),
-            "text": self.text,
-        }
-
-
 @runtime_checkable
 class SearchProvider(Protocol):
     """Anything that can answer a public-web search."""
@@ -103,39 +69,3 @@ class SearchProvider(Protocol):
     async def search(self, request: SearchRequest) -> list[SearchSource]:
         """At most ``request.limit`` sources, best first; an empty list is a successful empty search."""
         ...
-
-
-def cap_text(text: str, limit: int = DEFAULT_TEXT_CAP) -> str:
-    """Trim ``text`` to at most ``limit`` characters, ending with ``...[truncated]`` when anything was cut.
-
-    The cut prefers a word boundary near the limit so the marker does not split a word.
-    """
-    if limit < len(TRUNCATION_MARKER) + 1:
-        raise ValueError(f"limit must be at least {len(TRUNCATION_MARKER) + 1}")
-    if len(text) <= limit:
-        return text
-    room = limit - len(TRUNCATION_MARKER)
-    head = text[:room]
-    space = head.rfind(" ")
-    # Only back off to a space when it costs little; a long CJK run has none.
-    if space >= room - 40 and space > 0:
-        head = head[:space]
-    return head.rstrip() + TRUNCATION_MARKER
-
-
-def normalise_domain(domain: str) -> str:
-    """Lower-case host of a domain given as ``Example.com``, ``www.example.com/`` or a URL."""
-    value = domain.strip().lower()
-    for prefix in ("https://", "http://"):
-        if value.startswith(prefix):
-            value = value[len(prefix) :]
-    value = value.split("/", 1)[0].split(":", 1)[0].rstrip(".")
-    if value.startswith("www."):
-        value = value[4:]
-    return value
-
-
-def domain_matches(host: str, domains: list[str]) -> bool:
-    """True when ``host`` is one of ``domains`` (already normalised) or a subdomain of one."""
-    host = normalise_domain(host)
-    return any(host == d or host.endswith("." + d) for d in domains)

@@ -67,9 +67,6 @@ def build(
 
 def _ingest(kind: str, file: Path, data_dir: Path | None) -> None:
     from leadwire.sandbox.ingest import ingest
-    from leadwire.sandbox.search_index import register_search_refresh
-
-    register_search_refresh()  # ingested documents reach the search index before the command returns
 
     report = ingest(_data_dir(data_dir) / "world", kind, file)
     _emit(report.to_dict())

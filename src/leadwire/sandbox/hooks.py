@@ -44,3 +44,13 @@ def notify_world_changed(world_dir: Path, kind: str) -> None:
 def on_world_changed(world_dir: Path, kind: str) -> None:
     """Alias of notify_world_changed, the name the ingester calls."""
     notify_world_changed(world_dir, kind)
+
+
+def _refresh_search_index(world_dir: Path, kind: str) -> None:
+    from leadwire.search.build import refresh_search_index  # numpy and the index only when needed
+
+    refresh_search_index(world_dir, kind)
+
+
+# The local search index follows the world: every ingest refreshes it before the ingest returns.
+register_world_changed(_refresh_search_index)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from leadwire.sandbox.search_build import build_search_index
-from leadwire.sandbox.search_store import read_manifest
 from leadwire.sandbox.store import world_is_built
 from leadwire.sandbox.world import build_world
+from leadwire.search.build import build_search_index
+from leadwire.search.store import read_manifest
 
 
 def ensure_world(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
-from leadwire.sandbox.search_text import clip
+from leadwire.search.text import clip
 
 # About a home page's worth: long enough to hold what the company does and where, short enough
 # that a site's context never outweighs a page's own words.

@@ -18,18 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from leadwire.providers.search import (
-    DEFAULT_TEXT_CAP,
-    SearchRequest,
-    SearchSource,
-    cap_text,
-    domain_matches,
-    normalise_domain,
-)
-from leadwire.sandbox import search_embed
-from leadwire.sandbox.search_build import REFRESH_KINDS, build_search_index, refresh_search_index
-from leadwire.sandbox.search_geo import find_countries
-from leadwire.sandbox.search_lexical import (
+from leadwire.search import embed as search_embed
+from leadwire.search.build import REFRESH_KINDS, build_search_index, refresh_search_index
+from leadwire.search.geo import find_countries
+from leadwire.search.lexical import (
     LexicalSettings,
     TermStats,
     any_terms_expression,
@@ -40,14 +32,22 @@ from leadwire.sandbox.search_lexical import (
     ranked,
     with_filters,
 )
-from leadwire.sandbox.search_store import (
+from leadwire.search.store import (
     CATEGORY_CODES,
     MANIFEST_NAME,
     IndexArrays,
     connect_world,
     load_arrays,
 )
-from leadwire.sandbox.search_text import ParsedQuery, any_of, parse_query, pick_highlights
+from leadwire.search.text import ParsedQuery, any_of, parse_query, pick_highlights
+from leadwire.search.types import (
+    DEFAULT_TEXT_CAP,
+    SearchRequest,
+    SearchSource,
+    cap_text,
+    domain_matches,
+    normalise_domain,
+)
 
 __all__ = [
     "REFRESH_KINDS",
@@ -55,7 +55,6 @@ __all__ = [
     "RankWeights",
     "build_search_index",
     "refresh_search_index",
-    "register_search_refresh",
 ]
 
 
@@ -395,18 +394,3 @@ def _stat(path: Path, what: str) -> int:
     except FileNotFoundError:
         return -1
     return info.st_mtime_ns if what == "mtime" else info.st_ino
-
-
-def _on_world_changed(world_dir: Path, kind: str) -> None:
-    refresh_search_index(world_dir, kind)
-
-
-def register_search_refresh() -> None:
-    """Refresh the index whenever an ingest reports changed documents (idempotent)."""
-    from leadwire.sandbox.hooks import register_world_changed
-
-    register_world_changed(_on_world_changed)
-
-
-# Whoever searches the world also keeps its index fresh after ingests in the same process.
-register_search_refresh()

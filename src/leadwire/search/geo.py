@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from leadwire.sandbox.search_text import fold
+from leadwire.search.text import fold
 
 # Everyday names pycountry does not carry.
 _ALIASES = {

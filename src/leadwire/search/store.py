@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from leadwire.sandbox.search_embed import EMBEDDING_DIM, MODEL_NAME
+from leadwire.search.embed import EMBEDDING_DIM, MODEL_NAME
 
 MANIFEST_NAME = "search_index.json"
 COARSE_DIM = 128

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from leadwire.providers.search import TRUNCATION_MARKER, SearchRequest
-from leadwire.sandbox.search_geo import find_countries
-from leadwire.sandbox.search_index import (
+from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
+from leadwire.search.geo import find_countries
+from leadwire.search.index import (
     LocalSearchIndex,
     RankWeights,
     build_search_index,
     refresh_search_index,
 )
-from leadwire.sandbox.search_text import split_passages
+from leadwire.search.text import split_passages
 
 DOCUMENTS_DDL = """
 CREATE TABLE documents (

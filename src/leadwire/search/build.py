@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from leadwire.sandbox import search_embed
-from leadwire.sandbox.search_sites import (
+from leadwire.search import embed as search_embed
+from leadwire.search.sites import (
     PageRef,
     pages_of_sites,
     site_host,
@@ -27,7 +27,7 @@ from leadwire.sandbox.search_sites import (
     site_text,
     write_sites,
 )
-from leadwire.sandbox.search_store import (
+from leadwire.search.store import (
     CATEGORY_CODES,
     COARSE_DIM,
     IndexArrays,
@@ -36,7 +36,7 @@ from leadwire.sandbox.search_store import (
     read_manifest,
     write_arrays,
 )
-from leadwire.sandbox.search_text import cjk_index_body, clip, first_passage, has_cjk
+from leadwire.search.text import cjk_index_body, clip, first_passage, has_cjk
 
 REFRESH_KINDS = frozenset({"documents", "world", "all"})
 # Characters embedded per document: encoding cost grows with every token, and 100,000
