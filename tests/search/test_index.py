@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
 from leadwire.search.geo import find_countries
 from leadwire.search.index import (
     LocalSearchIndex,
@@ -16,6 +15,7 @@ from leadwire.search.index import (
     refresh_search_index,
 )
 from leadwire.search.text import split_passages
+from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
 
 DOCUMENTS_DDL = """
 CREATE TABLE documents (

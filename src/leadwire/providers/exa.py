@@ -9,14 +9,13 @@ from typing import Any, Final
 
 import httpx
 
+from leadwire.domains import domain_matches, normalise_domain
 from leadwire.providers.search import (
     DEFAULT_TEXT_CAP,
     SearchProviderError,
     SearchRequest,
     SearchSource,
     cap_text,
-    domain_matches,
-    normalise_domain,
 )
 
 DEFAULT_BASE_URL: Final = "https://api.exa.ai"
@@ -70,7 +69,7 @@ class ExaSearchProvider:
         results = payload.get("results")
         if not isinstance(results, list):
             raise SearchProviderError("search_provider_error", "response has no results list")
-        domains = [normalise_domain(d) for d in request.include_domains]
+        domains = [normalise_domain(d, strict=False) for d in request.include_domains]
         sources = [self._source(item) for item in results if isinstance(item, dict) and _url(item)]
         # Exa honours includeDomains itself; re-checking keeps the port's subdomain rule exact.
         if domains:
@@ -93,7 +92,7 @@ class ExaSearchProvider:
         if request.category is not None:
             body["category"] = EXA_CATEGORIES[request.category]
         if request.include_domains:
-            body["includeDomains"] = [normalise_domain(d) for d in request.include_domains]
+            body["includeDomains"] = [normalise_domain(d, strict=False) for d in request.include_domains]
         if request.user_location is not None:
             body["userLocation"] = request.user_location.upper()
         return body
@@ -177,4 +176,4 @@ def _optional_str(value: object) -> str | None:
 
 
 def _host(url: str) -> str:
-    return normalise_domain(url)
+    return normalise_domain(url, strict=False)

@@ -18,8 +18,6 @@ from leadwire.search.types import (
     SearchRequest,
     SearchSource,
     cap_text,
-    domain_matches,
-    normalise_domain,
 )
 
 __all__ = [
@@ -34,8 +32,6 @@ __all__ = [
     "SearchRequest",
     "SearchSource",
     "cap_text",
-    "domain_matches",
-    "normalise_domain",
 ]
 
 # Public error codes an adapter may raise; the research service maps them onto the API.

@@ -12,7 +12,7 @@ from typing import Any
 
 from leadwire.providers.contacts import ContactRecord
 from leadwire.providers.positions import contains_cjk, english_tokens
-from leadwire.research.titles import (
+from leadwire.providers.titles import (
     TOP_LEVEL,
     TitleClass,
     classify_title,

@@ -8,8 +8,8 @@ import pycountry
 from pydantic import Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
+from leadwire.domains import normalise_domain
 from leadwire.platform.body import RequestModel
-from leadwire.research.domains import normalise_domain
 
 Category = Literal["company", "news", "financial report", "people", "personal site"]
 Query = Annotated[StrictStr, Field(min_length=1, max_length=500)]

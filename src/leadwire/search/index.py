@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from leadwire.domains import domain_matches, normalise_domain
 from leadwire.search import embed as search_embed
 from leadwire.search.build import REFRESH_KINDS, build_search_index, refresh_search_index
 from leadwire.search.geo import find_countries
@@ -45,8 +46,6 @@ from leadwire.search.types import (
     SearchRequest,
     SearchSource,
     cap_text,
-    domain_matches,
-    normalise_domain,
 )
 
 __all__ = [
@@ -117,7 +116,7 @@ class _Query:
             parsed=parsed,
             countries=countries,
             category=request.category,
-            domains=[normalise_domain(d) for d in request.include_domains],
+            domains=[normalise_domain(d, strict=False) for d in request.include_domains],
             location=request.user_location.upper() if request.user_location else None,
         )
 
@@ -164,7 +163,7 @@ class LocalSearchIndex:
         if not parsed.terms:
             return []
         self._arrays()
-        domains = [normalise_domain(d) for d in request.include_domains]
+        domains = [normalise_domain(d, strict=False) for d in request.include_domains]
         expression = with_filters(f"{{title text}} : ({any_of(parsed.terms)})", request.category, domains)
         rows = self._connection().execute(
             "SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?",

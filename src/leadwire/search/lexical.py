@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from leadwire.domains import domain_matches
 from leadwire.search.text import ParsedQuery, any_of, column_phrase, domain_words, quote
-from leadwire.search.types import domain_matches
 
 # Small worlds keep every term: there a common word is still cheap to match.
 _MIN_DF_CEILING = 1000

@@ -1,5 +1,5 @@
 """What a search is and what it returns, shared by the local search engine and the search port's
-adapters: the request, a source, text capping and domain matching."""
+adapters: the request, a source and text capping."""
 
 from __future__ import annotations
 
@@ -87,21 +87,3 @@ def cap_text(text: str, limit: int = DEFAULT_TEXT_CAP) -> str:
     if space >= room - 40 and space > 0:
         head = head[:space]
     return head.rstrip() + TRUNCATION_MARKER
-
-
-def normalise_domain(domain: str) -> str:
-    """Lower-case host of a domain given as ``Example.com``, ``www.example.com/`` or a URL."""
-    value = domain.strip().lower()
-    for prefix in ("https://", "http://"):
-        if value.startswith(prefix):
-            value = value[len(prefix) :]
-    value = value.split("/", 1)[0].split(":", 1)[0].rstrip(".")
-    if value.startswith("www."):
-        value = value[4:]
-    return value
-
-
-def domain_matches(host: str, domains: list[str]) -> bool:
-    """True when ``host`` is one of ``domains`` (already normalised) or a subdomain of one."""
-    host = normalise_domain(host)
-    return any(host == d or host.endswith("." + d) for d in domains)

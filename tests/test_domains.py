@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leadwire.research.domains import normalise_domain
+from leadwire.domains import normalise_domain
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,17 @@ def test_rejected_inputs_raise_value_error(raw: str) -> None:
 
 def test_sandbox_domains_are_valid() -> None:
     assert normalise_domain("https://northwind-logistics.example/team") == "northwind-logistics.example"
+
+
+@pytest.mark.parametrize(
+    "raw", ["Acme Logistics", "jane@acme.example", "https://linkedin.com/company/acme", "10.0.0.1"]
+)
+def test_lenient_mode_never_raises_where_strict_mode_refuses(raw: str) -> None:
+    with pytest.raises(ValueError):
+        normalise_domain(raw)
+    assert isinstance(normalise_domain(raw, strict=False), str)
+
+
+def test_both_modes_agree_on_a_company_website() -> None:
+    for raw in ("https://www.Acme.example/about", "acme.example:443", " news.acme.example. "):
+        assert normalise_domain(raw) == normalise_domain(raw, strict=False)

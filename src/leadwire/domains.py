@@ -1,9 +1,10 @@
-"""Normalisation of the company domain given to a contacts search.
+"""The one domain normaliser of every capability and provider, in two modes of one contract.
 
-Accepts a bare domain or a website URL and returns the lower-case ASCII host
-without scheme, ``www.``, port, path or trailing dot; anything that is not a
-company website (a name, an e-mail address, a social-network URL, an IP) is
-rejected with ``ValueError``.
+Both return the canonical host of a bare domain or a website URL: lower-case, without scheme, `www.`,
+port, path or trailing dot. Strict (the default) is for a domain a caller names as a company's (the
+contacts search, a webset's company): anything that is not a company website — a name, an e-mail
+address, a social-network URL, an IP, a public suffix — raises `ValueError` saying why. Lenient never
+raises; it is for comparing and filtering hosts found in data (search filters, result URLs).
 """
 
 from __future__ import annotations
@@ -64,8 +65,10 @@ def _extractor() -> tldextract.TLDExtract:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-def normalise_domain(raw: str) -> str:
-    """Return the canonical domain of ``raw`` or raise ``ValueError`` saying why it is not one."""
+def normalise_domain(raw: str, *, strict: bool = True) -> str:
+    """The canonical host of ``raw``; strict mode raises ``ValueError`` when it is not a company's."""
+    if not strict:
+        return _lenient_host(raw)
     text = raw.strip() if isinstance(raw, str) else ""
     if not text:
         raise ValueError("domain is empty")
@@ -138,3 +141,20 @@ def _is_ip(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _lenient_host(raw: str) -> str:
+    value = raw.strip().lower()
+    for prefix in ("https://", "http://"):
+        if value.startswith(prefix):
+            value = value[len(prefix) :]
+    value = value.split("/", 1)[0].split(":", 1)[0].rstrip(".")
+    if value.startswith("www."):
+        value = value[4:]
+    return value
+
+
+def domain_matches(host: str, domains: list[str]) -> bool:
+    """True when ``host`` is one of ``domains`` (already normalised) or a subdomain of one."""
+    host = normalise_domain(host, strict=False)
+    return any(host == d or host.endswith("." + d) for d in domains)
