@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 import httpx
@@ -12,14 +13,14 @@ from leadwire.client.core import (
     Call,
     LeadwireError,
     auth_headers,
-    creation,
     parse,
     poll_delay,
     should_retry,
 )
+from leadwire.client.surface import Operations
 
 
-class AsyncLeadwire:
+class AsyncLeadwire(Operations[Awaitable[Any]]):
     def __init__(
         self,
         api_key: str,
@@ -43,6 +44,12 @@ class AsyncLeadwire:
     async def aclose(self) -> None:
         await self._http.aclose()
 
+    def _run(self, call: Call) -> Awaitable[Any]:
+        return self._unwrapped(call)
+
+    async def _unwrapped(self, call: Call) -> Any:
+        return (await self._send(call))[call.unwrap]
+
     async def _send(self, call: Call) -> dict[str, Any]:
         attempt = 0
         while True:
@@ -61,61 +68,13 @@ class AsyncLeadwire:
             attempt += 1
             await asyncio.sleep(delay)
 
-    async def credits(self) -> dict[str, Any]:
-        return (await self._send(Call("GET", "/api/v2/credits")))["item"]
-
-    async def accounts(self, *, can_send: bool | None = None) -> list[dict[str, Any]]:
-        params = None if can_send is None else {"can_send": str(can_send).lower()}
-        return (await self._send(Call("GET", "/api/v2/connect/accounts", params=params)))["items"]
-
-    async def public_web(
-        self,
-        queries: list[str],
-        *,
-        search_limit: int | None = None,
-        category: str | None = None,
-        include_domains: list[str] | None = None,
-        user_location: str | None = None,
-        wait: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
-        body = {
-            "queries": queries,
-            "search_limit": search_limit,
-            "category": category,
-            "include_domains": include_domains,
-            "user_location": user_location,
-        }
-        call = creation("/api/v2/research/public-web", body, idempotency_key=idempotency_key, wait=wait)
-        return (await self._send(call))["item"]
-
-    async def contacts(
-        self,
-        domain: str,
-        *,
-        positions: list[str] | None = None,
-        limit: int | None = None,
-        locale: str | None = None,
-        wait: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
-        body = {"domain": domain, "positions": positions, "limit": limit, "locale": locale}
-        call = creation("/api/v2/research/contacts", body, idempotency_key=idempotency_key, wait=wait)
-        return (await self._send(call))["item"]
-
-    async def job(self, job_id: str) -> dict[str, Any]:
-        return (await self._send(Call("GET", f"/api/v2/jobs/{job_id}")))["item"]
-
-    async def cancel(self, job_id: str) -> dict[str, Any]:
-        return (await self._send(Call("POST", f"/api/v2/jobs/{job_id}/cancel")))["item"]
-
     async def wait_for(self, job_id: str, *, timeout: float = 300.0) -> dict[str, Any]:
         """Poll until the job is terminal (2-5 s apart); raises TimeoutError after `timeout` seconds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         attempt = 0
         while True:
-            job = await self.job(job_id)
+            job: dict[str, Any] = await self.job(job_id)
             if job["status"] in TERMINAL:
                 return job
             if loop.time() >= deadline:

@@ -43,6 +43,7 @@ class Call:
     json: dict[str, Any] | None = None
     params: dict[str, Any] | None = None
     headers: dict[str, str] | None = None
+    unwrap: str = "item"  # the part of the success envelope the caller gets
 
 
 def creation(path: str, body: dict[str, Any], *, idempotency_key: str | None, wait: int | None) -> Call:
