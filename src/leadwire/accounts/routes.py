@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Query
 
 from leadwire.accounts import service
@@ -14,6 +16,7 @@ from leadwire.platform.schemas import ItemsEnvelope, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["connect"])
+AccountsReader = Annotated[Caller, Depends(require("accounts:read", "read"))]
 
 
 def parse_bool(value: str | None, param: str) -> bool | None:
@@ -38,7 +41,7 @@ async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONR
 )
 async def list_accounts_v2(
     session: Session,
-    caller: Caller = Depends(require("accounts:read", "read")),
+    caller: AccountsReader,
     can_send: str | None = Query(default=None, description="`true` keeps only accounts that can send"),
 ) -> JSONResponse:
     return await _list(session, caller, can_send)
@@ -50,7 +53,7 @@ async def list_accounts_v2(
 )
 async def list_accounts_v1(
     session: Session,
-    caller: Caller = Depends(require("accounts:read", "read")),
+    caller: AccountsReader,
     can_send: str | None = Query(default=None),
 ) -> JSONResponse:
     return await _list(session, caller, can_send)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends
 
 from leadwire.credits.schemas import CreditsOut, public_credits
@@ -13,11 +15,10 @@ from leadwire.platform.schemas import ItemEnvelope, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["credits"])
+CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]
 
 
 @router.get("/api/v2/credits", responses={**documented(ItemEnvelope[CreditsOut]), **errors()})
-async def get_credits(
-    session: Session, caller: Caller = Depends(require("credits:read", "read"))
-) -> JSONResponse:
+async def get_credits(session: Session, caller: CreditsReader) -> JSONResponse:
     view = await ledger.read_balance(session, caller.user_id)
     return json_response(ok_item(public_credits(view)))

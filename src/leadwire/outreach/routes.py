@@ -3,6 +3,8 @@ job at `/api/v2/jobs/{id}`); dispatch and post-like routes arrive with the outre
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Path
 
 from leadwire.platform.auth import Caller, require
@@ -15,6 +17,7 @@ from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["outreach"])
+OutreachJobReader = Annotated[Caller, Depends(require(None, "poll"))]
 
 
 @router.get(
@@ -23,8 +26,8 @@ router = APIRouter(tags=["outreach"])
 )
 async def get_outreach_job_v1(
     session: Session,
+    caller: OutreachJobReader,
     job_id: str = Path(description="job id from a creation response"),
-    caller: Caller = Depends(require(None, "poll")),
 ) -> JSONResponse:
     job = await service.get_owned_job(session, caller, job_id)
     if not job.action.startswith("outreach."):  # dispatches and post likes: v1 knows no other job

@@ -10,13 +10,14 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform import idempotency
-from leadwire.platform.auth import Caller
+from leadwire.platform.auth import Caller, authenticated_caller
 from leadwire.platform.envelope import JSONResponse, ok_item
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.views import creation_item, public_job
 from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.unit_of_work import commit_rewrite, commit_with_response, store_response
 
 
 class ReplayedResponse(Exception):
@@ -34,10 +35,14 @@ class Idempotency:
 
 
 def idempotent(*, required: bool = False) -> Callable[..., AsyncIterator[Idempotency]]:
-    """A dependency for POST routes; declare it after `require(...)` so the caller is known."""
+    """A dependency for POST routes: claims the request's Idempotency-Key for the authenticated caller
+    (the same `authenticated_caller` the route's `require()` resolved), or replays the stored response.
+    Declare it after the route's permission, so a refused request never claims a key."""
 
     async def dependency(
-        request: Request, runtime: Runtime = Depends(get_runtime)
+        request: Request,
+        caller: Caller = Depends(authenticated_caller),
+        runtime: Runtime = Depends(get_runtime),
     ) -> AsyncIterator[Idempotency]:
         raw_key = request.headers.get("idempotency-key")
         if raw_key is None:
@@ -45,9 +50,6 @@ def idempotent(*, required: bool = False) -> Callable[..., AsyncIterator[Idempot
                 raise ApiError("idempotency_key_required", param="Idempotency-Key")
             yield Idempotency(None)
             return
-        caller: Caller | None = getattr(request.state, "caller", None)
-        if caller is None:
-            raise RuntimeError("idempotent() must be declared after require()")
         outcome = await idempotency.claim(
             runtime,
             api_key_id=caller.key_id,
@@ -87,9 +89,7 @@ async def respond_with_job(
     """
     body = ok_item(item(job))
     status = 202
-    if idem.claim is not None:
-        await idempotency.complete(session, idem.claim, status=status, body=body)
-    await session.commit()
+    await commit_with_response(session, idem.claim, status=status, body=body)
     headers: dict[str, str] = {}
     if wait is not None:
         seconds = min(wait, int(runtime.settings.prefer_wait_cap_seconds))
@@ -97,9 +97,7 @@ async def respond_with_job(
         finished = await wait_for_terminal(runtime, job.id, seconds) if seconds > 0 else None
         if finished is not None:
             status, body = 200, ok_item(public_job(finished))
-            if idem.claim is not None:
-                await idempotency.complete(session, idem.claim, status=status, body=body)
-                await session.commit()
+            await commit_rewrite(session, idem.claim, status=status, body=body)
     return JSONResponse(body, status_code=status, headers=headers)
 
 
@@ -107,6 +105,5 @@ async def respond(
     session: AsyncSession, idem: Idempotency, body: dict[str, Any], *, status: int = 200
 ) -> JSONResponse:
     """A non-job POST response, stored for the idempotency key in the same transaction."""
-    if idem.claim is not None:
-        await idempotency.complete(session, idem.claim, status=status, body=body)
+    await store_response(session, idem.claim, status=status, body=body)
     return JSONResponse(body, status_code=status)

@@ -1,4 +1,4 @@
-"""The request's database session: one transaction per request, committed when the handler returns."""
+"""The request's database session as a dependency; when it commits is `platform/unit_of_work.py`'s."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.unit_of_work import request_session
 
 
 async def db_session(
@@ -16,14 +17,8 @@ async def db_session(
 ) -> AsyncIterator[AsyncSession]:
     # A GET only reads: on SQLite it must not hold the write lock (a stream or a wait may outlast it).
     maker = runtime.reader if request.method in ("GET", "HEAD") else runtime.sessionmaker
-    async with maker() as session:
-        try:
-            yield session
-            if session.in_transaction():
-                await session.commit()
-        except BaseException:
-            await session.rollback()
-            raise
+    async for session in request_session(maker):
+        yield session
 
 
 # scope="function": the commit happens before the response is sent, so a commit failure is reported.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends
 
 from leadwire.platform.auth import Caller, require
@@ -16,6 +18,9 @@ from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
 router = APIRouter(prefix="/api/v2/research", tags=["research"])
+# The permissions of research routes, named once.
+ResearchWriter = Annotated[Caller, Depends(require("research:write", "task"))]
+ContactsWriter = Annotated[Caller, Depends(require("research:write", "task", capability="contacts"))]
 _CREATION_ERRORS = (
     "invalid_request",
     "insufficient_credits",
@@ -38,7 +43,7 @@ _JOB = {
 )
 async def create_public_web(
     session: Session,
-    caller: Caller = Depends(require("research:write", "task")),
+    caller: ResearchWriter,
     idem: Idempotency = Depends(idempotent()),
     body: PublicWebRequest = Depends(json_body(PublicWebRequest)),
     runtime: Runtime = Depends(get_runtime),
@@ -59,7 +64,7 @@ async def create_public_web(
 )
 async def create_contacts(
     session: Session,
-    caller: Caller = Depends(require("research:write", "task", capability="contacts")),
+    caller: ContactsWriter,
     idem: Idempotency = Depends(idempotent()),
     body: ContactsRequest = Depends(json_body(ContactsRequest)),
     runtime: Runtime = Depends(get_runtime),

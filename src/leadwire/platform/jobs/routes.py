@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Path
 
 from leadwire.platform.auth import Caller, require
@@ -15,15 +17,16 @@ from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["jobs"])
+# Any job of the account; the job's own capability scope is checked once the job is read.
+JobReader = Annotated[Caller, Depends(require(None, "poll"))]
+JobCanceller = Annotated[Caller, Depends(require(None, "task"))]
 JobId = Path(description="job id from a creation response")
 
 
 @router.get(
     "/api/v2/jobs/{job_id}", responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")}
 )
-async def get_job(
-    session: Session, job_id: str = JobId, caller: Caller = Depends(require(None, "poll"))
-) -> JSONResponse:
+async def get_job(session: Session, caller: JobReader, job_id: str = JobId) -> JSONResponse:
     job = await service.get_owned_job(session, caller, job_id)
     return json_response(ok_item(public_job(job)))
 
@@ -34,8 +37,8 @@ async def get_job(
 )
 async def cancel_job(
     session: Session,
+    caller: JobCanceller,
     job_id: str = JobId,
-    caller: Caller = Depends(require(None, "task")),
     idem: Idempotency = Depends(idempotent()),
     runtime: Runtime = Depends(get_runtime),
 ) -> JSONResponse:
