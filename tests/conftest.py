@@ -22,6 +22,7 @@ from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
 from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
+from tests.support.conformance import ResponseConformance
 from tests.support.lifespan import app_lifespan, asgi_client
 
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
@@ -132,9 +133,14 @@ async def app(runtime: Runtime) -> AsyncIterator[FastAPI]:
 
 @pytest.fixture
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """The app in-process; every response must conform to its OpenAPI document (tests/support/conformance)."""
+    checker = ResponseConformance(app)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    async with httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http:
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://leadwire.test", event_hooks={"response": [checker.hook()]}
+    ) as http:
         yield http
+    assert not checker.failures, "responses outside the OpenAPI document:\n" + "\n".join(checker.failures)
 
 
 @pytest.fixture

@@ -38,10 +38,16 @@ async def app_lifespan(app: FastAPI) -> AsyncIterator[FastAPI]:
 
 @contextlib.asynccontextmanager
 async def asgi_client(
-    app: FastAPI, base_url: str = "http://leadwire.test"
+    app: FastAPI, base_url: str = "http://leadwire.test", *, conformance: bool = True
 ) -> AsyncIterator[httpx.AsyncClient]:
-    """An HTTP client talking to the app in-process, with its lifespan running."""
+    """An HTTP client talking to the app in-process, with its lifespan running. Every response it
+    receives must conform to the app's OpenAPI document (checked when the client closes)."""
+    from tests.support.conformance import ResponseConformance
+
+    checker = ResponseConformance(app)
+    hooks = {"response": [checker.hook()]} if conformance else {}
     async with app_lifespan(app):
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url=base_url) as http:
+        async with httpx.AsyncClient(transport=transport, base_url=base_url, event_hooks=hooks) as http:
             yield http
+    assert not checker.failures, "responses outside the OpenAPI document:\n" + "\n".join(checker.failures)

@@ -19,10 +19,39 @@ from starlette.responses import Response
 
 from leadwire.platform.envelope import JSONResponse
 from leadwire.platform.errors import ApiError
+from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["operations"])
 PUBLIC: dict[str, Any] = {"security": []}
+_READINESS = {
+    "type": "object",
+    "required": ["ok", "status", "checks"],
+    "properties": {
+        "ok": {"type": "boolean"},
+        "status": {"enum": ["ready", "degraded", "database_unavailable", "draining"]},
+        "checks": {
+            "type": "object",
+            "properties": {
+                "database": {"enum": ["ok", "unavailable"]},
+                "redis": {"enum": ["ok", "unavailable", "not_configured"]},
+            },
+        },
+    },
+}
+READINESS_DOC: dict[str, Any] = {
+    "security": [],
+    "responses": {
+        "200": {
+            "description": "Ready (or degraded: Redis unreachable, limits per process)",
+            "content": {"application/json": {"schema": _READINESS}},
+        },
+        "503": {
+            "description": "Database unavailable or draining",
+            "content": {"application/json": {"schema": _READINESS}},
+        },
+    },
+}
 
 
 @router.get("/healthz", openapi_extra=PUBLIC, summary="Liveness: the process answers")
@@ -42,7 +71,7 @@ async def _database_answers(runtime: Runtime) -> bool:
 
 @router.get(
     "/readyz",
-    openapi_extra=PUBLIC,
+    openapi_extra=READINESS_DOC,
     summary="Readiness: database reachable and not draining; `degraded` while Redis is unreachable",
 )
 async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
@@ -68,7 +97,8 @@ async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
             "200": {
                 "description": "Prometheus text exposition format",
                 "content": {"text/plain": {"schema": {"type": "string"}}},
-            }
+            },
+            **{str(k): v for k, v in errors("api_key_missing", "api_key_invalid").items()},
         },
     },
     summary="Prometheus metrics (Bearer LEADWIRE_METRICS_TOKEN when configured)",

@@ -30,6 +30,8 @@ ERROR_ENVELOPE = {
     },
 }
 COMMON_CODES = (
+    "invalid_request",  # every route: a Host outside the allowed hosts, NUL in the path or query
+    "task_unavailable",  # every route: the database unavailable, hung or a lost lock race
     "api_key_missing",
     "api_key_invalid",
     "api_key_expired",
@@ -55,6 +57,31 @@ def errors(*codes: str) -> dict[int | str, dict[str, Any]]:
     }
 
 
+# Every operation that reads a body can also answer these (the middleware enforces them).
+BODY_CODES = ("request_payload_too_large", "request_timeout")
+
+
+def _add_codes(operation: dict[str, Any], codes: tuple[str, ...]) -> None:
+    for status, entry in errors(*codes).items():
+        existing = operation.setdefault("responses", {}).setdefault(str(status), entry)
+        if existing is not entry and "Error codes" in existing.get("description", ""):
+            present = existing["description"].split(": ", 1)[1].split(", ")
+            merged = sorted({*present, *(f"`{c}`" for c in codes if CATALOGUE[c] == status)})
+            existing["description"] = "Error codes: " + ", ".join(merged)
+
+
+def _fit_responses(schema: dict[str, Any]) -> None:
+    """No 422 (the API never sends FastAPI's validation error: bad input is a 400 envelope); the
+    codes of the body limits on every operation that reads a body."""
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            if not isinstance(operation, dict):
+                continue
+            operation.get("responses", {}).pop("422", None)
+            if "requestBody" in operation:
+                _add_codes(operation, BODY_CODES)
+
+
 def _body_models(schema: dict[str, Any]) -> list[type[BaseModel]]:
     models = []
     for path in schema.get("paths", {}).values():
@@ -73,8 +100,11 @@ def install_openapi(app: FastAPI) -> None:
         schema = get_openapi(
             title=app.title, version=app.version, routes=app.routes, description=app.description
         )
+        _fit_responses(schema)
         components = schema.setdefault("components", {})
         schemas = components.setdefault("schemas", {})
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
         schemas["ErrorEnvelope"] = ERROR_ENVELOPE
         for model in _body_models(schema):
             body_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")

@@ -1,0 +1,106 @@
+"""Every response the suite receives is checked against the app's own OpenAPI document: the status
+must be one the operation documents, and the JSON body must validate against that status's schema.
+So the published document cannot drift from what the API sends."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+# Routes of the test-only plugin and the non-REST faces are not part of the published API.
+UNDOCUMENTED_PREFIXES = ("/api/v2/test/", "/mcp", "/docs", "/openapi.json", "/redoc")
+
+
+@dataclass
+class Operation:
+    pattern: re.Pattern[str]
+    method: str
+    responses: dict[str, Any]
+
+
+@dataclass
+class ResponseConformance:
+    app: FastAPI
+    failures: list[str] = field(default_factory=list)
+    checked: int = 0
+    _operations: list[Operation] | None = None
+    _registry: Registry | None = None  # type: ignore[type-arg]
+
+    def _load(self) -> list[Operation]:
+        if self._operations is None:
+            document = self.app.openapi()
+            self._registry = Registry().with_resource(  # type: ignore[call-arg]
+                "urn:openapi", Resource.from_contents(document, default_specification=DRAFT202012)
+            )
+            operations = []
+            for path, item in document.get("paths", {}).items():
+                pattern = re.compile("^" + re.sub(r"\{[^/]+\}", "[^/]+", path) + "$")
+                for method, operation in item.items():
+                    operations.append(Operation(pattern, method.upper(), operation.get("responses", {})))
+            self._operations = operations
+        return self._operations
+
+    def check(self, response: httpx.Response) -> None:
+        request = response.request
+        path = request.url.path
+        if path.startswith(UNDOCUMENTED_PREFIXES):
+            return
+        operation = next(
+            (o for o in self._load() if o.method == request.method and o.pattern.match(path)), None
+        )
+        if operation is None:
+            return  # an unknown route or method: answered 404/405, which no operation can document
+        self.checked += 1
+        where = f"{request.method} {path} -> {response.status_code}"
+        documented = operation.responses.get(str(response.status_code))
+        if documented is None:
+            self.failures.append(f"{where}: status not documented ({sorted(operation.responses)})")
+            return
+        content = documented.get("content", {})
+        media = response.headers.get("content-type", "").split(";")[0]
+        schema = content.get(media, {}).get("schema")
+        if schema is None:
+            if content and media not in content:
+                self.failures.append(f"{where}: media type {media} not documented ({sorted(content)})")
+            return
+        resolved = self._resolve_refs(schema)
+        validator = Draft202012Validator(resolved, registry=self._registry)  # type: ignore[call-arg]
+        errors = sorted(validator.iter_errors(response.json()), key=lambda e: list(e.path))
+        if errors:
+            first = errors[0]
+            self.failures.append(f"{where}: {first.message} at {list(first.absolute_path)}")
+
+    @staticmethod
+    def _resolve_refs(schema: dict[str, Any]) -> dict[str, Any]:
+        """Point the document's local refs (`#/components/...`) at the registered document."""
+
+        def walk(node: Any) -> Any:
+            if isinstance(node, dict):
+                return {
+                    k: (
+                        "urn:openapi" + v
+                        if k == "$ref" and isinstance(v, str) and v.startswith("#")
+                        else walk(v)
+                    )
+                    for k, v in node.items()
+                }
+            if isinstance(node, list):
+                return [walk(v) for v in node]
+            return node
+
+        resolved: dict[str, Any] = walk(schema)
+        return resolved
+
+    def hook(self) -> Any:
+        async def on_response(response: httpx.Response) -> None:
+            await response.aread()
+            self.check(response)
+
+        return on_response
