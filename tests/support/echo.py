@@ -17,7 +17,7 @@ from fastapi import APIRouter, Depends, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from leadwire.platform.auth import Caller, require
-from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_unit
+from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_kind
 from leadwire.platform.body import RequestModel, json_body, openapi_body
 from leadwire.platform.capability import Capability
 from leadwire.platform.envelope import JSONResponse
@@ -37,6 +37,9 @@ class EchoRequest(RequestModel):
     fail: str | None = None
     units: float = 0.0
     max_units: float = 0.0
+    # Units of named kinds (priced per kind, like a trade report's sections) and their maxima.
+    kinds: dict[str, float] = {}
+    max_kinds: dict[str, float] = {}
     block_file: str | None = None
     started_file: str | None = None
     scheduled_in: float = 0.0
@@ -53,6 +56,8 @@ async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         await asyncio.sleep(request.sleep)
     await ctx.progress("echoing", 50.0)
     ctx.bill(request.units)
+    for kind, count in request.kinds.items():
+        ctx.bill(count, kind=kind)
     if request.fail == "raise":
         raise RuntimeError("echo asked to raise")
     if request.fail:
@@ -66,8 +71,12 @@ ECHO_SPEC = registry.register(
         capability="research",
         handler=run_echo,
         timeout_seconds=float(os.environ.get("LEADWIRE_TEST_ECHO_TIMEOUT", "30")),
-        max_units=lambda payload: float(payload.get("max_units", 0.0)),
-        price=per_unit("1.5"),
+        max_units=lambda payload: {
+            "unit": float(payload.get("max_units", 0.0)),
+            **payload.get("max_kinds", {}),
+        },
+        # 1.5 a unit; kinds priced like customs rows (3.6 and 3.0 credits), all rounded up once.
+        price=per_kind(unit="1.5", counterparties="3.6", trends="3.6", categories="3.0"),
     )
 )
 

@@ -121,12 +121,20 @@ def json_body(model: type[M]) -> Callable[[Request], Awaitable[M]]:
     return dependency
 
 
+# The request models routes parse themselves, by name, for the OpenAPI document (see openapi.py).
+BODY_MODELS: dict[str, type[BaseModel]] = {}
+
+
 def openapi_body(model: type[BaseModel]) -> dict[str, Any]:
-    """`openapi_extra` documenting the body the route parses itself (see app.custom_openapi)."""
+    """`openapi_extra` documenting the body the route parses itself (`json_body`), its schema filled in
+    from the model when the document is built."""
+    existing = BODY_MODELS.setdefault(model.__name__, model)
+    if existing is not model:
+        raise ValueError(f"two request models named {model.__name__}")
     return {
         "requestBody": {
             "required": True,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}},
         },
-        "x-leadwire-body-model": f"{model.__module__}:{model.__qualname__}",
+        "x-leadwire-body-model": model.__name__,
     }

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
+from leadwire.platform.body import BODY_MODELS
 from leadwire.platform.errors import CATALOGUE
 
 ERROR_ENVELOPE = {
@@ -86,10 +86,9 @@ def _body_models(schema: dict[str, Any]) -> list[type[BaseModel]]:
     models = []
     for path in schema.get("paths", {}).values():
         for operation in path.values():
-            target = operation.pop("x-leadwire-body-model", None) if isinstance(operation, dict) else None
-            if target:
-                module, _, name = target.partition(":")
-                models.append(getattr(importlib.import_module(module), name))
+            name = operation.pop("x-leadwire-body-model", None) if isinstance(operation, dict) else None
+            if name:
+                models.append(BODY_MODELS[name])
     return models
 
 

@@ -17,7 +17,7 @@ from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
-    from leadwire.platform.jobs.notify import Notifier
+    from leadwire.platform.notify import Notifier
 
 
 @dataclass
@@ -64,7 +64,7 @@ class Runtime:
 
 
 async def build_runtime(settings: Settings) -> Runtime:
-    from leadwire.platform.jobs.notify import make_notifier
+    from leadwire.platform.notify import make_notifier
 
     engine = make_engine(settings.resolved_database_url, timeouts=DbTimeouts.from_settings(settings))
     notifier = make_notifier(

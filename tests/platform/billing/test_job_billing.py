@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 
 from leadwire.platform.db import transaction
@@ -106,3 +107,34 @@ async def test_a_job_with_no_billable_units_needs_no_credits(
     acct = await accounts.create(credits=0)
     item = assert_ok(await create_echo(client, acct.headers, {"max_units": 0}), 202)["item"]
     assert item["billing"]["status"] == "pending" and item["billing"]["charged_credits"] == 0
+
+
+async def test_units_of_several_kinds_are_priced_per_kind_and_rounded_up_once(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    # Reserved from the maxima per kind: 5 x 3.6 + 5 x 3.0 = 33. Charged: 2 counterparties (7.2) and
+    # 1 trend (3.6) = 10.8 -> 11 rounded once (rounding each kind would charge 8 + 4 = 12).
+    payload = {
+        "kinds": {"counterparties": 2, "trends": 1},
+        "max_kinds": {"counterparties": 5, "categories": 5},
+    }
+    job_id = assert_ok(await create_echo(client, acct.headers, payload), 202)["item"]["id"]
+    assert (await _credits(client, acct.headers))["reserved"] == 33
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["billing"]["charged_credits"] == 11
+    credits = await _credits(client, acct.headers)
+    assert (credits["balance"], credits["reserved"], credits["available"]) == (89, 0, 89)
+
+
+def test_rounding_once_over_kinds_costs_less_than_rounding_each_kind() -> None:
+    from leadwire.platform.billing.prices import NOT_BILLABLE, per_kind
+
+    price = per_kind(counterparties="3.6", trends="3.6", categories="3.0")
+    assert price.credits({"counterparties": 2, "trends": 1}) == 11  # 7.2 + 3.6 = 10.8
+    assert price.credits({"counterparties": 0, "categories": 0}) == 0
+    assert price.credits({}) == 0
+    assert NOT_BILLABLE.credits({}) == 0
+    with pytest.raises(ValueError):
+        price.credits({"unknown": 1})

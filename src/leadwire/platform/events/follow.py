@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from leadwire.platform.db import transaction
 from leadwire.platform.events import log
 from leadwire.platform.events.models import Event
-from leadwire.platform.jobs.notify import EVENT_CHANNEL
+from leadwire.platform.notify import EVENT_CHANNEL
 from leadwire.platform.runtime import Runtime
 
 RECHECK_SECONDS = 1.0

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.db import dialect_insert
 from leadwire.platform.events.models import Event, EventTopic
-from leadwire.platform.jobs.notify import EVENT_CHANNEL, Notifier
+from leadwire.platform.notify import EVENT_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
 

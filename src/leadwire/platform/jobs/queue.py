@@ -20,8 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
-from leadwire.platform.jobs.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.jobs.service import settle_billing
+from leadwire.platform.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
 RUNNING = ("running", "settling")

@@ -24,8 +24,8 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.jobs.notify import NEW_JOB_CHANNEL
 from leadwire.platform.jobs.registry import registry
+from leadwire.platform.notify import NEW_JOB_CHANNEL
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 

@@ -18,8 +18,8 @@ from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, Job
-from leadwire.platform.jobs.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
 

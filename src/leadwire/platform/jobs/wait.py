@@ -6,7 +6,7 @@ import asyncio
 
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs.models import TERMINAL, Job
-from leadwire.platform.jobs.notify import JOB_CHANNEL
+from leadwire.platform.notify import JOB_CHANNEL
 from leadwire.platform.runtime import Runtime
 
 # A safety net for lost notifications (or a worker in another process on SQLite); waiters are
