@@ -285,9 +285,12 @@ async def create_account(
 ) -> tuple[str, list[tuple[str, str]]]:
     """A user and `keys` all-scope API keys, through the services; (user_id, [(key_id, key)])."""
     import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
+    from leadwire import capabilities
     from leadwire.platform.billing import ledger
     from leadwire.platform.db import make_engine, make_sessionmaker, transaction
-    from leadwire.platform.users import SCOPES, create_user, issue_key
+    from leadwire.platform.users import all_scopes, create_user, issue_key
+
+    capabilities.enabled()
 
     engine = make_engine(database_url)
     try:
@@ -296,7 +299,7 @@ async def create_account(
             if credits:
                 await ledger.grant(session, user.id, credits)
             issued: list[Any] = [
-                await issue_key(session, user_id=user.id, scopes=list(SCOPES)) for _ in range(keys)
+                await issue_key(session, user_id=user.id, scopes=list(all_scopes())) for _ in range(keys)
             ]
     finally:
         await engine.dispose()

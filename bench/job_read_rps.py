@@ -152,17 +152,22 @@ def load(base_url: str, path: str, keys: list[str], args: argparse.Namespace, tm
 
 async def _create_job(database_url: str, data_dir: Path, keys: int) -> tuple[str, list[str]]:
     """A business account with `keys` keys and one `bench.noop` job it owns; (job id, raw keys)."""
+    from leadwire import capabilities
     from leadwire.config import Settings
     from leadwire.platform.auth import Caller
     from leadwire.platform.db import transaction
     from leadwire.platform.jobs.service import create_job
     from leadwire.platform.plans import get_plan
     from leadwire.platform.runtime import build_runtime
-    from leadwire.platform.users import SCOPES
+    from leadwire.platform.users import all_scopes
+
+    capabilities.enabled()
 
     noop = bs.import_repo_module("bench.plugins.noop")
     user_id, issued = await bs.create_account(database_url, plan="business", keys=keys)
-    caller = Caller(user_id=user_id, key_id=issued[0][0], plan=get_plan("business"), scopes=frozenset(SCOPES))
+    caller = Caller(
+        user_id=user_id, key_id=issued[0][0], plan=get_plan("business"), scopes=frozenset(all_scopes())
+    )
     runtime = await build_runtime(Settings(data_dir=data_dir, database_url=database_url))
     try:
         async with transaction(runtime.sessionmaker) as session:

@@ -169,19 +169,22 @@ async def _execute(dsn: str, sql: str) -> None:
 
 async def _leadwire_enqueue(database_url: str, data_dir: Path, jobs: int, batch: int) -> float:
     import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
+    from leadwire import capabilities
     from leadwire.config import Settings
     from leadwire.platform.auth import Caller
     from leadwire.platform.db import transaction
     from leadwire.platform.jobs.service import create_jobs
     from leadwire.platform.plans import get_plan
     from leadwire.platform.runtime import build_runtime
-    from leadwire.platform.users import SCOPES
+    from leadwire.platform.users import all_scopes
+
+    capabilities.enabled()
 
     noop = bs.import_repo_module("bench.plugins.noop")
     user_id, keys = await bs.create_account(database_url, plan="business")
     # The business plan allows 100 active jobs; a backlog of N needs more. Only this Caller changes.
     plan = dataclasses.replace(get_plan("business"), max_active_jobs=jobs + 1)
-    caller = Caller(user_id=user_id, key_id=keys[0][0], plan=plan, scopes=frozenset(SCOPES))
+    caller = Caller(user_id=user_id, key_id=keys[0][0], plan=plan, scopes=frozenset(all_scopes()))
     runtime = await build_runtime(Settings(data_dir=data_dir, database_url=database_url))
     try:
         first = time.time()

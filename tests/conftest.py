@@ -17,6 +17,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from leadwire import capabilities
 from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
@@ -24,6 +25,10 @@ from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.conformance import ResponseConformance
 from tests.support.lifespan import app_lifespan, asgi_client
+
+# The capabilities' declarations (scopes, actions, features, body limits) and the test plugin's, as
+# every process installs them at start.
+capabilities.enabled(("tests.support.echo",))
 
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
 PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")

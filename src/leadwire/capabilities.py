@@ -14,8 +14,9 @@ from leadwire.platform.jobs.capability import CAPABILITY as JOBS
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.registry import build_providers
 from leadwire.research.capability import CAPABILITY as RESEARCH
+from leadwire.websets.capability import CAPABILITY as WEBSETS
 
-CAPABILITIES: tuple[Capability, ...] = (ACCOUNTS, CREDITS, JOBS, OUTREACH, RESEARCH, CUSTOMS)
+CAPABILITIES: tuple[Capability, ...] = (ACCOUNTS, CREDITS, JOBS, OUTREACH, RESEARCH, CUSTOMS, WEBSETS)
 
 
 def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:

@@ -54,6 +54,14 @@ def _prepare(settings: Settings) -> None:
 
     configure_logging(settings.log_level)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    _install_capabilities(settings)
+
+
+def _install_capabilities(settings: Settings) -> None:
+    """Scopes, actions, plan features and body limits come from the capabilities' declarations."""
+    from leadwire import capabilities
+
+    capabilities.enabled(settings.plugin_modules)
 
 
 def _migrate(settings: Settings) -> None:
@@ -76,6 +84,7 @@ async def _with_session(settings: Settings, work: Callable[[Any], Awaitable[T]])
 
 def _admin(work: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
     settings = load_settings()
+    _install_capabilities(settings)
     from sqlalchemy.exc import IntegrityError
 
     try:

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from leadwire.accounts import service as accounts
 from leadwire.platform.billing import ledger
 from leadwire.platform.db import transaction
-from leadwire.platform.users import SCOPES, create_user, find_key, find_user_by_email, issue_key
+from leadwire.platform.users import all_scopes, create_user, find_key, find_user_by_email, issue_key
 
 DEMO_EMAIL = "demo@leadwire.example"
 DEMO_CREDITS = 10_000
@@ -68,6 +68,6 @@ async def ensure_demo_account(sessionmaker: async_sessionmaker[AsyncSession], da
         saved = await _valid_saved_key(session, key_path, user.id)
         if saved is not None:
             return DemoAccount(user_id=user.id, key=saved, key_created=False)
-        issued = await issue_key(session, user_id=user.id, scopes=list(SCOPES))
+        issued = await issue_key(session, user_id=user.id, scopes=list(all_scopes()))
     _write_key(key_path, issued.key)
     return DemoAccount(user_id=user.id, key=issued.key, key_created=True)

@@ -57,10 +57,12 @@ def _create_jobs(url: str, accounts: list[TestAccount], payloads: list[dict[str,
         from leadwire.platform.auth import Caller
         from leadwire.platform.jobs.service import create_jobs
         from leadwire.platform.plans import get_plan
-        from leadwire.platform.users import SCOPES
+        from leadwire.platform.users import all_scopes
 
         callers = [
-            Caller(user_id=a.user_id, key_id=a.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES))
+            Caller(
+                user_id=a.user_id, key_id=a.key_id, plan=get_plan("business"), scopes=frozenset(all_scopes())
+            )
             for a in accounts
         ]
         per_round = 2

@@ -43,10 +43,13 @@ def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any], actio
         from leadwire.platform.auth import Caller
         from leadwire.platform.jobs.service import create_job
         from leadwire.platform.plans import get_plan
-        from leadwire.platform.users import SCOPES
+        from leadwire.platform.users import all_scopes
 
         caller = Caller(
-            user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
+            user_id=acct.user_id,
+            key_id=acct.key_id,
+            plan=get_plan("business"),
+            scopes=frozenset(all_scopes()),
         )
         async with transaction(runtime.sessionmaker) as session:
             job = await create_job(session, runtime.notifier, caller, action=action, payload=payload)
@@ -117,10 +120,13 @@ def test_cancel_racing_a_claim_has_exactly_one_winner(pg_url: str) -> None:
         from leadwire.platform.errors import ApiError
         from leadwire.platform.jobs import queue, service
         from leadwire.platform.plans import get_plan
-        from leadwire.platform.users import SCOPES
+        from leadwire.platform.users import all_scopes
 
         caller = Caller(
-            user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
+            user_id=acct.user_id,
+            key_id=acct.key_id,
+            plan=get_plan("business"),
+            scopes=frozenset(all_scopes()),
         )
         outcomes = []
         for _ in range(25):

@@ -7,7 +7,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from leadwire.platform.users import SCOPES
+from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
 
@@ -64,7 +64,7 @@ async def test_scope_matrix(
 ) -> None:
     owner = await accounts.create()
     with_scope = await accounts.key(owner.user_id, scopes=[scope])
-    without_scope = await accounts.key(owner.user_id, scopes=[s for s in SCOPES if s != scope])
+    without_scope = await accounts.key(owner.user_id, scopes=[s for s in all_scopes() if s != scope])
     assert_ok(await client.get(path, headers=with_scope.headers))
     assert_error(await client.get(path, headers=without_scope.headers), 403, "permission_denied")
 

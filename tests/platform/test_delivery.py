@@ -17,7 +17,7 @@ from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.plans import get_plan
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.users import SCOPES
+from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
 from tests.support.jobs import running_worker
 
@@ -27,7 +27,7 @@ async def _deliver_job(
 ) -> tuple[str, str]:
     acct = await accounts.create()
     caller = Caller(
-        user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(SCOPES)
+        user_id=acct.user_id, key_id=acct.key_id, plan=get_plan("business"), scopes=frozenset(all_scopes())
     )
     async with transaction(runtime.sessionmaker) as session:
         job = await create_job(session, runtime.notifier, caller, action="test.deliver", payload=payload)

@@ -10,7 +10,7 @@ from leadwire.accounts import service as accounts_service
 from leadwire.platform.billing import ledger
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.users import SCOPES, create_user, issue_key, revoke_key
+from leadwire.platform.users import all_scopes, create_user, issue_key, revoke_key
 
 
 @dataclass
@@ -37,7 +37,7 @@ class AccountFactory:
             if credits:
                 await ledger.grant(session, user.id, credits)
             issued = await issue_key(
-                session, user_id=user.id, scopes=list(SCOPES if scopes is None else scopes)
+                session, user_id=user.id, scopes=list(all_scopes() if scopes is None else scopes)
             )
         return TestAccount(user_id=user.id, key_id=issued.key_id, key=issued.key)
 
@@ -48,7 +48,7 @@ class AccountFactory:
             issued = await issue_key(
                 session,
                 user_id=user_id,
-                scopes=list(SCOPES if scopes is None else scopes),
+                scopes=list(all_scopes() if scopes is None else scopes),
                 expires_in=expires_in,
             )
         return TestAccount(user_id=user_id, key_id=issued.key_id, key=issued.key)

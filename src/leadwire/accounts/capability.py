@@ -6,5 +6,9 @@ from leadwire.accounts import mcp, routes
 from leadwire.platform.capability import Capability, Feature
 
 CAPABILITY = Capability(
-    name="accounts", routers=(routes.router,), features=(Feature("accounts"),), mcp_tools=mcp.register_tools
+    name="accounts",
+    scopes=("accounts:read",),
+    routers=(routes.router,),
+    features=(Feature("accounts"),),
+    mcp_tools=mcp.register_tools,
 )

@@ -6,5 +6,9 @@ from leadwire.credits import mcp, routes
 from leadwire.platform.capability import Capability, Feature
 
 CAPABILITY = Capability(
-    name="credits", routers=(routes.router,), features=(Feature("credits"),), mcp_tools=mcp.register_tools
+    name="credits",
+    scopes=("credits:read",),
+    routers=(routes.router,),
+    features=(Feature("credits"),),
+    mcp_tools=mcp.register_tools,
 )

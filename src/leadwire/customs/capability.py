@@ -5,4 +5,6 @@ from __future__ import annotations
 
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
 
-CAPABILITY = Capability(name="customs", features=(Feature("customs", PAID_PLANS),))
+CAPABILITY = Capability(
+    name="customs", scopes=("customs:read", "customs:write"), features=(Feature("customs", PAID_PLANS),)
+)

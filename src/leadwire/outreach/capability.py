@@ -11,6 +11,7 @@ POST_LIKE_BODY_LIMIT = 32 * 1024
 
 CAPABILITY = Capability(
     name="outreach",
+    scopes=("outreach:read", "outreach:write", "engagement:read", "engagement:write"),
     routers=(routes.router,),
     features=(Feature("outreach"), Feature("engagement")),
     body_limits={

@@ -1,10 +1,10 @@
 """What a capability slice declares about itself, so the faces and the platform never name it.
 
 Each slice (`research`, later `outreach`, `customs`, `websets`, …) declares one `Capability` in its own
-package: its HTTP routers (v1 and v2), its job actions (scope, request class, timeout, prices per unit
-kind, reduced creation item), the plan-gated features it owns, the body limits of its paths and its
-MCP tools. `leadwire/capabilities.py` lists the declarations once, with plain imports; the app, the
-worker, the MCP server and the OpenAPI document iterate over that list.
+package: its scopes, its HTTP routers (v1 and v2), its job actions (scope, request class, timeout,
+prices per unit kind, reduced creation item), the plan-gated features it owns, the body limits of its
+paths and its MCP tools. `leadwire/capabilities.py` lists the declarations once, with plain imports;
+the app, the worker, the MCP server and the OpenAPI document iterate over that list.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fastapi import APIRouter
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.limits import register_body_limit
 from leadwire.platform.plans import register_feature
+from leadwire.platform.users import register_scopes
 
 if TYPE_CHECKING:
     from leadwire.platform.mcp_tools import ToolKit
@@ -39,6 +40,7 @@ class Feature:
 @dataclass(frozen=True)
 class Capability:
     name: str
+    scopes: tuple[str, ...] = ()
     routers: tuple[APIRouter, ...] = ()
     actions: tuple[ActionSpec, ...] = ()
     features: tuple[Feature, ...] = ()
@@ -50,6 +52,7 @@ class Capability:
 def install(capabilities: Iterable[Capability]) -> None:
     """Make the declarations known to the platform (idempotent: the same objects may install twice)."""
     for capability in capabilities:
+        register_scopes(capability.scopes)
         for spec in capability.actions:
             registry.register(spec)
         for feature in capability.features:

@@ -17,20 +17,22 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.plans import PLANS
 from leadwire.platform.time import utcnow
 
-SCOPES = (
-    "accounts:read",
-    "credits:read",
-    "outreach:read",
-    "outreach:write",
-    "engagement:read",
-    "engagement:write",
-    "research:read",
-    "research:write",
-    "customs:read",
-    "customs:write",
-    "websets:read",
-    "websets:write",
-)
+# The scope vocabulary: each capability declares its scopes (`Capability.scopes`); installing the
+# capabilities registers them here, in declaration order.
+_SCOPES: list[str] = []
+
+
+def register_scopes(scopes: tuple[str, ...]) -> None:
+    for scope in scopes:
+        if scope not in _SCOPES:
+            _SCOPES.append(scope)
+
+
+def all_scopes() -> tuple[str, ...]:
+    """Every scope of the installed capabilities (what an `all`-scopes key holds)."""
+    return tuple(_SCOPES)
+
+
 _BASE62 = string.digits + string.ascii_letters
 
 
@@ -74,9 +76,9 @@ def generate_raw_key(mode: str) -> str:
 
 def parse_scopes(value: str) -> list[str]:
     if value.strip() == "all":
-        return list(SCOPES)
+        return list(all_scopes())
     scopes = [s.strip() for s in value.split(",") if s.strip()]
-    unknown = [s for s in scopes if s not in SCOPES]
+    unknown = [s for s in scopes if s not in all_scopes()]
     if unknown:
         raise ValueError(f"unknown scopes: {', '.join(unknown)}")
     return scopes

@@ -7,6 +7,7 @@ from leadwire.research import jobs, mcp, routes
 
 CAPABILITY = Capability(
     name="research",
+    scopes=("research:read", "research:write"),
     routers=(routes.router,),
     actions=(jobs.PUBLIC_WEB_ACTION, jobs.CONTACTS_ACTION),
     features=(Feature("research"), Feature("contacts", PAID_PLANS)),

@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.users import SCOPES
+from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
 from tests.support.jobs import create_echo, poll_job, running_worker
@@ -147,7 +147,9 @@ async def test_reading_needs_the_capabilitys_read_scope_and_cancel_its_write_sco
     owner = await accounts.create()
     job_id = assert_ok(await create_echo(client, owner.headers), 202)["item"]["id"]
     reader = await accounts.key(owner.user_id, scopes=["research:read"])
-    outsider = await accounts.key(owner.user_id, scopes=[s for s in SCOPES if not s.startswith("research:")])
+    outsider = await accounts.key(
+        owner.user_id, scopes=[s for s in all_scopes() if not s.startswith("research:")]
+    )
     assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=reader.headers))
     assert_error(
         await client.get(f"/api/v2/jobs/{job_id}", headers=outsider.headers), 403, "permission_denied"
