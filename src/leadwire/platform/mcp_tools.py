@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.auth import Caller, authorize
 from leadwire.platform.body import validate
@@ -66,15 +66,17 @@ class ToolKit:
 
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """Run a read in a read-only transaction; refusals become tool errors."""
-        try:
-            async with transaction(self.get_runtime().reader) as session:
-                return await work(session)
-        except ApiError as exc:
-            raise tool_error(exc) from None
+        return await self._in_transaction(self.get_runtime().reader, work)
 
     async def write(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+        return await self._in_transaction(self.get_runtime().sessionmaker, work)
+
+    @staticmethod
+    async def _in_transaction(
+        maker: async_sessionmaker[AsyncSession], work: Callable[[AsyncSession], Awaitable[T]]
+    ) -> T:
         try:
-            async with transaction(self.get_runtime().sessionmaker) as session:
+            async with transaction(maker) as session:
                 return await work(session)
         except ApiError as exc:
             raise tool_error(exc) from None

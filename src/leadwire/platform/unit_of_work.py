@@ -46,12 +46,20 @@ async def release_key_lookup(session: AsyncSession) -> None:
         await session.commit()
 
 
+async def store_response(
+    session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
+) -> None:
+    """A response stored for its key in the session's transaction (a non-job POST's commits at the end
+    of the request, point 4)."""
+    if claim is not None:
+        await idempotency.complete(session, claim, status=status, body=body)
+
+
 async def commit_with_response(
     session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
 ) -> None:
     """Commit point 2: the job (and whatever created it) with the response stored for its key."""
-    if claim is not None:
-        await idempotency.complete(session, claim, status=status, body=body)
+    await store_response(session, claim, status=status, body=body)
     await session.commit()
 
 
@@ -60,13 +68,4 @@ async def commit_rewrite(
 ) -> None:
     """Commit point 3: after `Prefer: wait`, store the response actually sent."""
     if claim is not None:
-        await idempotency.complete(session, claim, status=status, body=body)
-        await session.commit()
-
-
-async def store_response(
-    session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
-) -> None:
-    """A non-job POST's response, stored for its key; it commits at the end of the request (point 4)."""
-    if claim is not None:
-        await idempotency.complete(session, claim, status=status, body=body)
+        await commit_with_response(session, claim, status=status, body=body)
