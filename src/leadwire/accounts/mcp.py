@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.accounts import service
-from leadwire.accounts.schemas import public_account
+from leadwire.accounts.schemas import ConnectAccountOut, public_account
 from leadwire.platform.mcp_tools import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:
     @kit.server.tool(description="Connected accounts; can_send=true keeps only those that can send now.")
-    async def list_accounts(can_send: bool | None = None) -> list[dict[str, Any]]:
+    async def list_accounts(can_send: bool | None = None) -> list[ConnectAccountOut]:
         caller = await kit.allowed("accounts:read", "read")
 
-        async def read(session: AsyncSession) -> list[dict[str, Any]]:
+        async def read(session: AsyncSession) -> list[ConnectAccountOut]:
             found = await service.list_accounts(session, caller.user_id, can_send=can_send)
             return [public_account(a) for a in found]
 

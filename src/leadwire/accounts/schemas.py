@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, cast
 
-from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from leadwire.accounts.models import ConnectAccount
+from leadwire.platform.schemas import Channel
 from leadwire.platform.time import iso
 
 
@@ -18,27 +19,30 @@ def account_can_receive(account: ConnectAccount) -> bool:
     return account.status == "connected" and account.can_receive
 
 
-def public_account(account: ConnectAccount) -> dict[str, Any]:
-    return {
-        "account_id": account.id,
-        "channel": account.channel,
-        "provider": account.provider,
-        "display_name": account.display_name,
-        "identifier": account.identifier,
-        "status": account.status,
-        "can_send": account_can_send(account),
-        "can_receive": account_can_receive(account),
-        "created_at": iso(account.created_at),
-    }
+AccountStatus = Literal["connected", "reconnect_required", "disconnected"]
 
 
-class ConnectAccountOut(BaseModel):
+class ConnectAccountOut(TypedDict):
     account_id: str
-    channel: Literal["email", "linkedin", "whatsapp"]
+    channel: Channel
     provider: str
     display_name: str
     identifier: str
-    status: Literal["connected", "reconnect_required", "disconnected"]
+    status: AccountStatus
     can_send: bool
     can_receive: bool
     created_at: str
+
+
+def public_account(account: ConnectAccount) -> ConnectAccountOut:
+    return ConnectAccountOut(
+        account_id=account.id,
+        channel=cast(Channel, account.channel),
+        provider=account.provider,
+        display_name=account.display_name,
+        identifier=account.identifier,
+        status=cast(AccountStatus, account.status),
+        can_send=account_can_send(account),
+        can_receive=account_can_receive(account),
+        created_at=iso(account.created_at),
+    )

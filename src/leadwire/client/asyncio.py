@@ -3,37 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable
 from typing import Any
 
 import httpx
 
-from leadwire.client.core import (
-    TERMINAL,
-    Call,
-    LeadwireError,
-    auth_headers,
-    parse,
-    poll_delay,
-    should_retry,
-)
+from leadwire.client.core import TERMINAL, Call, Connection, poll_delay
 from leadwire.client.surface import Operations
 
 
-class AsyncLeadwire(Operations[Awaitable[Any]]):
-    def __init__(
-        self,
-        api_key: str,
-        base_url: str = "http://127.0.0.1:8000",
-        *,
-        timeout: float = 30.0,
-        max_retries: int = 3,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        self._http = httpx.AsyncClient(
-            base_url=base_url, headers=auth_headers(api_key), timeout=timeout, transport=transport
-        )
-        self._max_retries = max_retries
+class AsyncLeadwire(Connection[httpx.AsyncClient], Operations[Awaitable[Any]]):
+    def _open(
+        self, base_url: str, headers: dict[str, str], timeout: float, transport: Any
+    ) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=base_url, headers=headers, timeout=timeout, transport=transport)
 
     async def __aenter__(self) -> AsyncLeadwire:
         return self
@@ -51,22 +35,16 @@ class AsyncLeadwire(Operations[Awaitable[Any]]):
         return (await self._send(call))[call.unwrap]
 
     async def _send(self, call: Call) -> dict[str, Any]:
-        attempt = 0
-        while True:
+        for attempt in itertools.count():
             try:
-                response = await self._http.request(
-                    call.method, call.path, json=call.json, params=call.params, headers=call.headers
-                )
-                return parse(response)
+                response: httpx.Response | None = await self._http.request(**call.request)
             except httpx.TransportError:
-                error = LeadwireError(0, "network_error")
-            except LeadwireError as exc:
-                error = exc
-            delay = should_retry(error, attempt, self._max_retries)
-            if delay is None:
-                raise error
-            attempt += 1
+                response = None
+            body, delay = self._settle(response, attempt)
+            if body is not None:
+                return body
             await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
 
     async def wait_for(self, job_id: str, *, timeout: float = 300.0) -> dict[str, Any]:
         """Poll until the job is terminal (2-5 s apart); raises TimeoutError after `timeout` seconds."""

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import httpx
 
 TERMINAL = ("succeeded", "failed", "cancelled")
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 RETRY_STATUSES = (429, 502, 503, 504)
 
 
@@ -45,6 +46,17 @@ class Call:
     headers: dict[str, str] | None = None
     unwrap: str = "item"  # the part of the success envelope the caller gets
 
+    @property
+    def request(self) -> dict[str, Any]:
+        """The keyword arguments of `httpx.Client.request` for this call."""
+        return {
+            "method": self.method,
+            "url": self.path,
+            "json": self.json,
+            "params": self.params,
+            "headers": self.headers,
+        }
+
 
 def creation(path: str, body: dict[str, Any], *, idempotency_key: str | None, wait: int | None) -> Call:
     headers = {"Idempotency-Key": idempotency_key or f"sdk-{uuid.uuid4()}"}
@@ -74,6 +86,43 @@ def parse(response: httpx.Response) -> dict[str, Any]:
         detail=error.get("detail"),
         retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None,
     )
+
+
+H = TypeVar("H", httpx.Client, httpx.AsyncClient)
+
+
+class Connection(Generic[H]):
+    """How both clients are built: one httpx client with the key's headers, and the retry budget."""
+
+    _http: H
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str = DEFAULT_BASE_URL,
+        *,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._http = self._open(base_url, auth_headers(api_key), timeout, transport)
+        self._max_retries = max_retries
+
+    def _open(self, base_url: str, headers: dict[str, str], timeout: float, transport: Any) -> H:
+        raise NotImplementedError
+
+    def _settle(self, response: httpx.Response | None, attempt: int) -> tuple[dict[str, Any] | None, float]:
+        """One attempt's outcome: the success envelope, or the seconds to wait before retrying; raises
+        the error when it is not worth retrying. `response` None is a transport failure."""
+        try:
+            if response is None:
+                raise LeadwireError(0, "network_error")
+            return parse(response), 0.0
+        except LeadwireError as error:
+            delay = should_retry(error, attempt, self._max_retries)
+            if delay is None:
+                raise
+            return None, delay
 
 
 def should_retry(error: LeadwireError, attempt: int, max_retries: int) -> float | None:

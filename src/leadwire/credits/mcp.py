@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.credits.schemas import public_credits
+from leadwire.credits.schemas import CreditsOut, public_credits
 from leadwire.platform.billing import ledger
 from leadwire.platform.mcp_tools import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:
     @kit.server.tool(description="Credits of the account: balance, reserved, available.")
-    async def get_credits() -> dict[str, Any]:
+    async def get_credits() -> CreditsOut:
         caller = await kit.allowed("credits:read", "read")
 
-        async def read(session: AsyncSession) -> dict[str, Any]:
+        async def read(session: AsyncSession) -> CreditsOut:
             return public_credits(await ledger.read_balance(session, caller.user_id))
 
         return await kit.read(read)

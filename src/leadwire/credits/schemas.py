@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from leadwire.platform.billing.ledger import BalanceView
 from leadwire.platform.time import iso
 
 
-class CreditsOut(BaseModel):
+class CreditsOut(TypedDict):
     balance: int
     reserved: int
     available: int
     updated_at: str
 
 
-def public_credits(view: BalanceView) -> dict[str, Any]:
-    return {
-        "balance": view.balance,
-        "reserved": view.reserved,
-        "available": view.available,
-        "updated_at": iso(view.updated_at),
-    }
+def public_credits(view: BalanceView) -> CreditsOut:
+    return CreditsOut(
+        balance=view.balance,
+        reserved=view.reserved,
+        available=view.available,
+        updated_at=iso(view.updated_at),
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,7 +80,7 @@ async def respond_with_job(
     *,
     idem: Idempotency,
     wait: int | None,
-    item: Callable[[Job], dict[str, Any]] = creation_item,
+    item: Callable[[Job], Mapping[str, Any]] = creation_item,
 ) -> JSONResponse:
     """End the creation transaction (job + stored response), then honour `Prefer: wait`.
 

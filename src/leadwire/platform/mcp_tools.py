@@ -26,6 +26,7 @@ from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
 from leadwire.platform.runtime import Runtime
+from leadwire.platform.schemas import PublicJob
 
 caller_var: ContextVar[Caller | None] = ContextVar("leadwire_mcp_caller", default=None)
 
@@ -83,7 +84,7 @@ class ToolKit:
 
     async def start_job(
         self, create: Callable[[AsyncSession], Awaitable[Job]], wait_seconds: int
-    ) -> dict[str, Any]:
+    ) -> PublicJob:
         """Create the job in its own transaction, then wait for it up to `wait_seconds` (capped like
         `Prefer: wait`) and return it as it then stands."""
         job = await self.write(create)

@@ -39,37 +39,20 @@ def register_feature(name: str, plans: frozenset[str]) -> None:
     _FEATURES[name] = plans
 
 
+def _plan(name: str, per_key: tuple[int, int, int, int], max_active_jobs: int) -> Plan:
+    """A plan whose account-wide limit is twice its per-key limit, for each of REQUEST_CLASSES."""
+    limits = {cls: RateLimit(n, 2 * n) for cls, n in zip(REQUEST_CLASSES, per_key, strict=True)}
+    return Plan(name=name, rate_limits=limits, max_active_jobs=max_active_jobs)
+
+
+# Requests per minute per key for read, poll, task, outreach; then active jobs per account.
 PLANS: dict[str, Plan] = {
-    "free": Plan(
-        name="free",
-        rate_limits={
-            "read": RateLimit(120, 240),
-            "poll": RateLimit(240, 480),
-            "task": RateLimit(20, 40),
-            "outreach": RateLimit(20, 40),
-        },
-        max_active_jobs=5,
-    ),
-    "pro": Plan(
-        name="pro",
-        rate_limits={
-            "read": RateLimit(600, 1200),
-            "poll": RateLimit(1200, 2400),
-            "task": RateLimit(120, 240),
-            "outreach": RateLimit(60, 120),
-        },
-        max_active_jobs=25,
-    ),
-    "business": Plan(
-        name="business",
-        rate_limits={
-            "read": RateLimit(3000, 6000),
-            "poll": RateLimit(6000, 12000),
-            "task": RateLimit(600, 1200),
-            "outreach": RateLimit(300, 600),
-        },
-        max_active_jobs=100,
-    ),
+    plan.name: plan
+    for plan in (
+        _plan("free", (120, 240, 20, 20), max_active_jobs=5),
+        _plan("pro", (600, 1200, 120, 60), max_active_jobs=25),
+        _plan("business", (3000, 6000, 600, 300), max_active_jobs=100),
+    )
 }
 
 

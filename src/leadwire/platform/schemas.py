@@ -1,13 +1,18 @@
-"""Response models for the OpenAPI document: the envelopes and the public job (spec sections 1-2).
+"""The wire shapes of the envelopes and the public job (spec sections 1-2), each defined once.
 
-Routes render plain dicts with orjson; these models only describe those shapes to clients.
+A wire shape is a `TypedDict`: the renderer that produces a response is typed to return it (so mypy
+holds it to exactly these keys and types), and the OpenAPI document derives its schema from the same
+class (pydantic reads TypedDicts). Responses stay plain dicts rendered with orjson — no model is
+constructed on the hot read paths — and the test suite validates every response it receives against
+the published schema (`tests/support/conformance.py`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NotRequired, TypeVar
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 T = TypeVar("T")
 
@@ -24,31 +29,35 @@ class ItemsEnvelope(BaseModel, Generic[T]):
     items: list[T]
 
 
-class JobProgress(BaseModel):
+class JobProgress(TypedDict):
     stage: str
     percent: float
 
 
-class JobResource(BaseModel):
+class JobResource(TypedDict):
     type: str
     id: str | None
 
 
-class JobError(BaseModel):
+class JobError(TypedDict):
     code: str
 
 
-class JobBilling(BaseModel):
+class JobBilling(TypedDict):
     status: Literal["pending", "settled", "not_billable", "not_metered"]
     charged_credits: int
     pending_units: float
 
 
-class PublicJob(BaseModel):
+JobStatus = Literal["queued", "scheduled", "running", "settling", "succeeded", "failed", "cancelled"]
+Channel = Literal["email", "linkedin", "whatsapp"]
+
+
+class PublicJob(TypedDict):
     id: str
     action: str
-    status: Literal["queued", "scheduled", "running", "settling", "succeeded", "failed", "cancelled"]
-    channel: Literal["email", "linkedin", "whatsapp"] | None = None
+    status: JobStatus
+    channel: NotRequired[Channel]  # outreach jobs only
     progress: JobProgress
     resource: JobResource | None
     scheduled_at: str

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import overload
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+@overload
+def iso(value: datetime) -> str: ...
+@overload
+def iso(value: None) -> None: ...
+@overload
+def iso(value: datetime | None) -> str | None: ...
 def iso(value: datetime | None) -> str | None:
     if value is None:
         return None

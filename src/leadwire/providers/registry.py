@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from leadwire.config import Settings
@@ -11,32 +12,50 @@ def build_providers(settings: Settings) -> dict[str, Any]:
     return {"search": _search(settings), "contacts": _contacts(settings)}
 
 
+def _choose(variable: str, choice: str, adapters: dict[str, Callable[[], Any]]) -> Any:
+    if choice not in adapters:
+        raise ValueError(f"unknown {variable} {choice!r}")
+    return adapters[choice]()
+
+
+def _required(value: str | None, variable: str, because: str) -> str:
+    if not value:
+        raise ValueError(f"{variable} is required with {because}")
+    return value
+
+
 def _search(settings: Settings) -> Any:
-    if settings.search_provider == "exa":
+    def exa() -> Any:
         from leadwire.providers.exa import ExaSearchProvider
 
-        if not settings.exa_api_key:
-            raise ValueError("LEADWIRE_EXA_API_KEY is required with LEADWIRE_SEARCH_PROVIDER=exa")
-        return ExaSearchProvider(settings.exa_api_key, settings.exa_base_url)
-    if settings.search_provider != "sandbox":
-        raise ValueError(f"unknown LEADWIRE_SEARCH_PROVIDER {settings.search_provider!r}")
-    from leadwire.providers.sandbox_search import SandboxSearchProvider
+        key = _required(settings.exa_api_key, "LEADWIRE_EXA_API_KEY", "LEADWIRE_SEARCH_PROVIDER=exa")
+        return ExaSearchProvider(key, settings.exa_base_url)
 
-    return SandboxSearchProvider(settings.resolved_world_dir)
+    def sandbox() -> Any:
+        from leadwire.providers.sandbox_search import SandboxSearchProvider
+
+        return SandboxSearchProvider(settings.resolved_world_dir)
+
+    return _choose("LEADWIRE_SEARCH_PROVIDER", settings.search_provider, {"exa": exa, "sandbox": sandbox})
 
 
 def _contacts(settings: Settings) -> Any:
-    if settings.contacts_provider == "hunter":
+    def hunter() -> Any:
         from leadwire.providers.hunter import HunterContactsProvider
 
-        if not settings.hunter_api_key:
-            raise ValueError("LEADWIRE_HUNTER_API_KEY is required with LEADWIRE_CONTACTS_PROVIDER=hunter")
-        return HunterContactsProvider(settings.hunter_api_key, settings.hunter_base_url)
-    if settings.contacts_provider != "sandbox":
-        raise ValueError(f"unknown LEADWIRE_CONTACTS_PROVIDER {settings.contacts_provider!r}")
-    from leadwire.providers.sandbox_contacts import SandboxContactsProvider
+        key = _required(
+            settings.hunter_api_key, "LEADWIRE_HUNTER_API_KEY", "LEADWIRE_CONTACTS_PROVIDER=hunter"
+        )
+        return HunterContactsProvider(key, settings.hunter_base_url)
 
-    return SandboxContactsProvider(settings.resolved_world_dir)
+    def sandbox() -> Any:
+        from leadwire.providers.sandbox_contacts import SandboxContactsProvider
+
+        return SandboxContactsProvider(settings.resolved_world_dir)
+
+    return _choose(
+        "LEADWIRE_CONTACTS_PROVIDER", settings.contacts_provider, {"hunter": hunter, "sandbox": sandbox}
+    )
 
 
 def channel_for(

@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadwire.platform.billing.prices import per_unit
+from leadwire.platform.body import RequestModel
 from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.registry import ActionSpec
+from leadwire.platform.jobs.registry import ActionSpec, Handler
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
 
-async def run_public_web(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
-    body = PublicWebRequest.model_validate(payload)
-    await ctx.progress("searching", 10.0)
-    result = await service.search_public_web(ctx.service("search"), body)
-    ctx.bill(service.public_web_units(result))
-    return result
+def _search_job(
+    request: type[RequestModel],
+    provider: str,
+    run: Callable[[Any, Any], Awaitable[dict[str, Any]]],
+    units: Callable[[dict[str, Any]], int],
+) -> Handler:
+    """A research handler: validate the payload, search with the named provider, bill the result."""
+
+    async def handle(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+        body = request.model_validate(payload)
+        await ctx.progress("searching", 10.0)
+        result = await run(ctx.service(provider), body)
+        ctx.bill(units(result))
+        return result
+
+    return handle
 
 
-async def run_contacts(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
-    body = ContactsRequest.model_validate(payload)
-    await ctx.progress("searching", 10.0)
-    result = await service.find_contacts(ctx.service("contacts"), body)
-    ctx.bill(service.contacts_units(result))
-    return result
+run_public_web = _search_job(PublicWebRequest, "search", service.search_public_web, service.public_web_units)
+run_contacts = _search_job(ContactsRequest, "contacts", service.find_contacts, service.contacts_units)
 
 
 PUBLIC_WEB_ACTION = ActionSpec(

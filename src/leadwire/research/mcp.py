@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.schemas import PublicJob
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
 
 def register_tools(kit: ToolKit) -> None:
-    async def start(
-        body: PublicWebRequest | ContactsRequest, feature: str, wait_seconds: int
-    ) -> dict[str, Any]:
+    async def start(body: PublicWebRequest | ContactsRequest, feature: str, wait_seconds: int) -> PublicJob:
         caller = await kit.allowed("research:write", "task", feature)
         runtime = kit.get_runtime()
 
@@ -32,7 +29,7 @@ def register_tools(kit: ToolKit) -> None:
         include_domains: list[str] | None = None,
         user_location: str | None = None,
         wait_seconds: int = 20,
-    ) -> dict[str, Any]:
+    ) -> PublicJob:
         body = {
             "queries": queries,
             "search_limit": search_limit,
@@ -49,6 +46,6 @@ def register_tools(kit: ToolKit) -> None:
         limit: int = 20,
         locale: str = "en",
         wait_seconds: int = 20,
-    ) -> dict[str, Any]:
+    ) -> PublicJob:
         body = {"domain": domain, "positions": positions or [], "limit": limit, "locale": locale}
         return await start(kit.validate(ContactsRequest, body), "contacts", wait_seconds)

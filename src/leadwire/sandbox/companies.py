@@ -16,7 +16,7 @@ from leadwire.sandbox.chinese import to_traditional
 from leadwire.sandbox.config import SizeConfig, stage_random, stage_rng
 from leadwire.sandbox.geo import Country, countries
 from leadwire.sandbox.industries import TECH_POOLS, Industry, industries
-from leadwire.sandbox.names import last_names, slugify
+from leadwire.sandbox.names import claim_label, last_names, slugify
 
 
 @dataclass(slots=True)
@@ -398,15 +398,7 @@ def _unique_domain(rnd: random.Random, core: str, noun: str, alpha2: str, used: 
     base, word = slugify(core, ""), slugify(noun, "")
     first = [base, base + word] if rnd.random() < 0.5 else [base + word, f"{base}-{word}"]
     candidates = [*first, f"{base}-{word}", f"{base}{word}-{alpha2.lower()}"]
-    for label in candidates:
-        if label and label not in used:
-            used.add(label)
-            return f"{label}.example"
-    n = 2
-    while f"{base}{word}{n}" in used:
-        n += 1
-    used.add(f"{base}{word}{n}")
-    return f"{base}{word}{n}.example"
+    return claim_label(used, candidates, f"{base}{word}") + ".example"
 
 
 def _hs_subheadings() -> dict[str, list[tuple[str, str]]]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from leadwire.sandbox.companies import Company
 from leadwire.sandbox.config import SizeConfig, stage_random, stage_rng
-from leadwire.sandbox.names import slugify
+from leadwire.sandbox.names import claim_label, slugify
 from leadwire.sandbox.pages import (
     Page,
     about_page,
@@ -204,12 +204,5 @@ def _news(
 def _personal_domain(person: Person, used: set[str]) -> str:
     first = slugify(person.name.first, "")
     last = slugify(person.name.last, "")
-    for label in (f"{first}{last}", f"{first}-{last}", f"{first[:1]}{last}"):
-        if label and f"{label}.example" not in used:
-            used.add(f"{label}.example")
-            return f"{label}.example"
-    n = 2
-    while f"{first}{last}{n}.example" in used:
-        n += 1
-    used.add(f"{first}{last}{n}.example")
-    return f"{first}{last}{n}.example"
+    labels = (f"{first}{last}", f"{first}-{last}", f"{first[:1]}{last}")
+    return claim_label(used, labels, f"{first}{last}", suffix=".example") + ".example"

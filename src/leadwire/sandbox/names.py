@@ -59,6 +59,20 @@ def slugify(text: str, sep: str = "-") -> str:
     return sep.join(words)
 
 
+def claim_label(used: set[str], candidates: Sequence[str], stem: str, suffix: str = "") -> str:
+    """The first non-empty candidate whose `label + suffix` is not in `used`, else `stem2`, `stem3`, ...;
+    the one chosen is recorded in `used` (with its suffix), so the next caller gets another."""
+    for label in candidates:
+        if label and label + suffix not in used:
+            used.add(label + suffix)
+            return label
+    n = 2
+    while f"{stem}{n}{suffix}" in used:
+        n += 1
+    used.add(f"{stem}{n}{suffix}")
+    return f"{stem}{n}"
+
+
 # simplified, traditional, pinyin, Wade-Giles (Taiwan), Cantonese (Hong Kong), Hokkien (Singapore), weight
 _ZH_SURNAMES = (
     "王 王 Wang Wang Wong Ong 7.2|李 李 Li Lee Lee Lee 7.0|张 張 Zhang Chang Cheung Teo 6.7|"

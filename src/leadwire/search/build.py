@@ -54,6 +54,11 @@ _NEW_SITE_HOST = """SELECT new.rowid, host FROM search_sites
     ORDER BY length(host) DESC LIMIT 1"""
 _NEW_SITE = _SITE_OF.format(rowid="new.rowid")
 _NEW_VALUES = f"new.rowid, new.title, new.text, new.category, new.domain, {_NEW_SITE}"
+_FTS_INSERT_NEW = f"INSERT INTO documents_fts(rowid, {_FTS_COLUMNS}) VALUES ({_NEW_VALUES});"
+# FTS5 external content: a row is removed by repeating exactly the values it was indexed with.
+_FTS_DELETE_OLD = f"""INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
+            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
+                    {_SITE_OF.format(rowid="old.rowid")});"""
 
 _SCHEMA = [
     "CREATE TABLE search_sites (host TEXT PRIMARY KEY, root_rowid INTEGER NOT NULL, context TEXT NOT NULL)",
@@ -71,24 +76,18 @@ _SCHEMA = [
     # Triggers keep the lexical index exact for any writer, and log what the vectors must catch up on.
     f"""CREATE TRIGGER documents_search_ai AFTER INSERT ON documents BEGIN
         INSERT OR REPLACE INTO search_doc_sites(doc_rowid, host) {_NEW_SITE_HOST};
-        INSERT INTO documents_fts(rowid, {_FTS_COLUMNS})
-            VALUES ({_NEW_VALUES});
+        {_FTS_INSERT_NEW}
         INSERT INTO search_dirty(doc_rowid) VALUES (new.rowid);
     END""",
     f"""CREATE TRIGGER documents_search_ad AFTER DELETE ON documents BEGIN
-        INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
-            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
-                    {_SITE_OF.format(rowid="old.rowid")});
+        {_FTS_DELETE_OLD}
         DELETE FROM search_doc_sites WHERE doc_rowid = old.rowid;
         INSERT INTO search_dirty(doc_rowid) VALUES (old.rowid);
     END""",
     f"""CREATE TRIGGER documents_search_au AFTER UPDATE ON documents BEGIN
-        INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
-            VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
-                    {_SITE_OF.format(rowid="old.rowid")});
+        {_FTS_DELETE_OLD}
         UPDATE search_doc_sites SET doc_rowid = new.rowid WHERE doc_rowid = old.rowid;
-        INSERT INTO documents_fts(rowid, {_FTS_COLUMNS})
-            VALUES ({_NEW_VALUES});
+        {_FTS_INSERT_NEW}
         INSERT INTO search_dirty(doc_rowid) VALUES (old.rowid), (new.rowid);
     END""",
 ]

@@ -2,31 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs import service
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.schemas import PublicJob
 
 
 def register_tools(kit: ToolKit) -> None:
     @kit.server.tool(description="A job by id (research and other jobs of this account).")
-    async def get_job(job_id: str) -> dict[str, Any]:
+    async def get_job(job_id: str) -> PublicJob:
         caller = await kit.allowed(None, "poll")
 
-        async def read(session: AsyncSession) -> dict[str, Any]:
+        async def read(session: AsyncSession) -> PublicJob:
             return public_job(await service.get_owned_job(session, caller, job_id))
 
         return await kit.read(read)
 
     @kit.server.tool(description="Cancel a queued or scheduled job; a running job cannot be cancelled.")
-    async def cancel_job(job_id: str) -> dict[str, Any]:
+    async def cancel_job(job_id: str) -> PublicJob:
         caller = await kit.allowed(None, "task")
         notifier = kit.get_runtime().notifier
 
-        async def cancel(session: AsyncSession) -> dict[str, Any]:
+        async def cancel(session: AsyncSession) -> PublicJob:
             return public_job(await service.cancel_job(session, notifier, caller, job_id))
 
         return await kit.write(cancel)

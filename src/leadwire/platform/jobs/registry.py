@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +33,7 @@ class ActionSpec:
     resource_type: str | None = None
     max_units: Callable[[dict[str, Any]], float | Units] | None = None
     price: Price = NOT_BILLABLE
-    creation_item: Callable[[Job], dict[str, Any]] | None = None
+    creation_item: Callable[[Job], Mapping[str, Any]] | None = None
 
 
 class ActionRegistry:

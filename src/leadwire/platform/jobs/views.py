@@ -3,38 +3,40 @@ its action declares (outreach's)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
+from leadwire.platform.schemas import Channel, JobBilling, JobStatus, PublicJob
 from leadwire.platform.time import iso
 
 
-def public_job(job: Job) -> dict[str, Any]:
-    item: dict[str, Any] = {"id": job.id, "action": job.action, "status": job.status}
-    if job.channel is not None:  # outreach jobs only: the only ones created with a channel
-        item["channel"] = job.channel
-    item.update(
-        {
-            "progress": {"stage": job.progress_stage, "percent": round(job.progress_percent, 2)},
-            "resource": {"type": job.resource_type, "id": job.resource_id} if job.resource_type else None,
-            "scheduled_at": iso(job.scheduled_at),
-            "started_at": iso(job.started_at),
-            "finished_at": iso(job.finished_at),
-            "attempt_count": job.attempt_count,
-            "result": job.result if job.status == "succeeded" else None,
-            "error": {"code": job.error_code} if job.status == "failed" and job.error_code else None,
-            "billing": {
-                "status": job.billing_status,
-                "charged_credits": job.charged_credits,
-                "pending_units": job.pending_units,
-            },
-        }
+def public_job(job: Job) -> PublicJob:
+    item = PublicJob(
+        id=job.id,
+        action=job.action,
+        status=cast(JobStatus, job.status),
+        progress={"stage": job.progress_stage, "percent": round(job.progress_percent, 2)},
+        resource={"type": job.resource_type, "id": job.resource_id} if job.resource_type else None,
+        scheduled_at=iso(job.scheduled_at),
+        started_at=iso(job.started_at),
+        finished_at=iso(job.finished_at),
+        attempt_count=job.attempt_count,
+        result=job.result if job.status == "succeeded" else None,
+        error={"code": job.error_code} if job.status == "failed" and job.error_code else None,
+        billing=JobBilling(
+            status=cast(Any, job.billing_status),
+            charged_credits=job.charged_credits,
+            pending_units=job.pending_units,
+        ),
     )
+    if job.channel is not None:  # outreach jobs only: the only ones created with a channel
+        item["channel"] = cast(Channel, job.channel)
     return item
 
 
-def creation_item(job: Job) -> dict[str, Any]:
+def creation_item(job: Job) -> Mapping[str, Any]:
     """What a creation response carries: the action's reduced item when it declares one, else the job."""
     spec = registry.find(job.action)
     if spec is not None and spec.creation_item is not None:
