@@ -294,7 +294,7 @@ def account_add(
     wa_phone_number_id: str | None = typer.Option(None),
     wa_access_token: str | None = typer.Option(None),
 ) -> None:
-    from leadwire.accounts import service
+    from leadwire.platform import connect as service
     from leadwire.platform.crypto import SecretBox
 
     settings_, secret = _provider_options(
@@ -356,7 +356,7 @@ def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], di
 
 @account_app.command("set-status")
 def account_set_status(account_id: str, status: str) -> None:
-    from leadwire.accounts import service
+    from leadwire.platform import connect as service
 
     async def work(session: Any) -> dict[str, Any]:
         account = await service.set_status(session, account_id, status)

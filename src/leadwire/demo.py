@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from leadwire.accounts import service as accounts
+from leadwire.platform import connect as accounts
 from leadwire.platform.billing import ledger
 from leadwire.platform.db import transaction
 from leadwire.platform.users import all_scopes, create_user, find_key, find_user_by_email, issue_key

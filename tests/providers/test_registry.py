@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from leadwire.accounts import service as accounts_service
 from leadwire.config import Settings
+from leadwire.platform import connect as accounts_service
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime

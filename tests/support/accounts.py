@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
-from leadwire.accounts import service as accounts_service
+from leadwire.platform import connect as accounts_service
 from leadwire.platform.billing import ledger
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.accounts import service
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
+from leadwire.platform import connect
 from leadwire.platform.mcp_tools import ToolKit
 
 
@@ -15,7 +15,7 @@ def register_tools(kit: ToolKit) -> None:
         caller = await kit.allowed("accounts:read", "read")
 
         async def read(session: AsyncSession) -> list[ConnectAccountOut]:
-            found = await service.list_accounts(session, caller.user_id, can_send=can_send)
+            found = await connect.list_accounts(session, caller.user_id, can_send=can_send)
             return [public_account(a) for a in found]
 
         return await kit.read(read)

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from leadwire.accounts import service
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
+from leadwire.platform import connect
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.envelope import JSONResponse, json_response, ok_items
 from leadwire.platform.errors import ApiError
@@ -31,7 +31,7 @@ def parse_bool(value: str | None, param: str) -> bool | None:
 
 
 async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONResponse:
-    accounts = await service.list_accounts(session, caller.user_id, can_send=parse_bool(can_send, "can_send"))
+    accounts = await connect.list_accounts(session, caller.user_id, can_send=parse_bool(can_send, "can_send"))
     return json_response(ok_items([public_account(a) for a in accounts]))
 
 

@@ -6,18 +6,9 @@ from typing import Literal, cast
 
 from typing_extensions import TypedDict
 
-from leadwire.accounts.models import ConnectAccount
+from leadwire.platform.connect import ConnectAccount, account_can_receive, account_can_send
 from leadwire.platform.schemas import Channel
 from leadwire.platform.time import iso
-
-
-def account_can_send(account: ConnectAccount) -> bool:
-    return account.status == "connected" and account.can_send
-
-
-def account_can_receive(account: ConnectAccount) -> bool:
-    return account.status == "connected" and account.can_receive
-
 
 AccountStatus = Literal["connected", "reconnect_required", "disconnected"]
 

@@ -1,19 +1,61 @@
-"""Connected accounts: adding them (admin), listing them, and resolving one for an outreach action."""
+"""Connected accounts: the mailboxes, LinkedIn and WhatsApp senders a user sends through.
+
+Shared by every capability that acts through an account (outreach dispatches, LinkedIn engagement) and
+by the accounts capability that lists them; the admin CLI adds them. Provider settings that are not
+secret are kept in clear, secrets Fernet-encrypted with the instance key (`platform/crypto.py`).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.accounts.models import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES, ConnectAccount
-from leadwire.accounts.schemas import account_can_send
 from leadwire.platform.crypto import SecretBox
+from leadwire.platform.db import Base, JsonType, UtcDateTime
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import User
+
+CHANNELS = ("email", "linkedin", "whatsapp")
+PROVIDERS_BY_CHANNEL = {
+    "email": ("sandbox", "smtp"),
+    "linkedin": ("sandbox", "unipile"),
+    "whatsapp": ("sandbox", "whatsapp_cloud"),
+}
+STATUSES = ("connected", "reconnect_required", "disconnected")
+
+
+class ConnectAccount(Base):
+    __tablename__ = "connect_accounts"
+    __table_args__ = (Index("ix_connect_accounts_user_channel", "user_id", "channel"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(16))
+    provider: Mapped[str] = mapped_column(String(32))
+    display_name: Mapped[str] = mapped_column(String(200))
+    identifier: Mapped[str] = mapped_column(String(320))
+    status: Mapped[str] = mapped_column(String(32))
+    can_send: Mapped[bool] = mapped_column(Boolean)
+    can_receive: Mapped[bool] = mapped_column(Boolean)
+    # Provider settings that are not secret (host, port, account ids) in clear, secrets Fernet-encrypted.
+    settings: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    encrypted_secret: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+def account_can_send(account: ConnectAccount) -> bool:
+    return account.status == "connected" and account.can_send
+
+
+def account_can_receive(account: ConnectAccount) -> bool:
+    return account.status == "connected" and account.can_receive
 
 
 async def add_account(
