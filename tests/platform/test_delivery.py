@@ -74,7 +74,7 @@ async def test_a_refused_send_is_recorded_as_not_sent(
     )
     async with running_worker(runtime):
         job = await _finished(runtime, job_id)
-    assert job.status == "failed" and job.error_code == "recipient_rejected"
+    assert job.status == "failed" and job.error_code == "recipient_not_found"
     assert not (tmp_path / "s").exists()
 
 

@@ -49,7 +49,7 @@ async def test_whatsapp_needs_an_international_number(tmp_path: Path, phone: str
     else:
         with pytest.raises(ChannelError) as caught:
             await channel.send(OutboundMessage("dlv_2", {"phone": phone}, text="hi"))
-        assert caught.value.code == "recipient_rejected"
+        assert caught.value.code == "recipient_not_found"
 
 
 def _people_with_posts(world: Path, n: int) -> list[str]:
@@ -91,13 +91,13 @@ async def test_linkedin_recent_posts_newest_first_and_like(indexed_world: Path, 
     assert Outbox(tmp_path).read("linkedin_likes")[0]["post_id"] == posts[0].post_id
 
 
-async def test_unknown_profile_is_recipient_rejected(indexed_world: Path, tmp_path: Path) -> None:
+async def test_unknown_profile_is_recipient_not_found(indexed_world: Path, tmp_path: Path) -> None:
     linkedin = SandboxLinkedIn(indexed_world, Outbox(tmp_path), "acct_li")
     with pytest.raises(ChannelError) as caught:
         await linkedin.send(
             OutboundMessage("dlv_x", {"profile_url": "https://www.linkedin.com/in/nobody-here"}, text="hi")
         )
-    assert caught.value.code == "recipient_rejected"
+    assert caught.value.code == "recipient_not_found"
 
 
 def test_profile_url_normalisation() -> None:

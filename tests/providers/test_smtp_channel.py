@@ -105,25 +105,25 @@ async def test_delivers_text_html_and_attachment(smtp_server: tuple[Inbox, int])
     assert parts["application/pdf"].get_payload(decode=True) == b"%PDF-1.4 bytes"
 
 
-async def test_refused_recipient_is_recipient_rejected(smtp_server: tuple[Inbox, int]) -> None:
+async def test_refused_recipient_is_recipient_not_found(smtp_server: tuple[Inbox, int]) -> None:
     inbox, port = smtp_server
     with pytest.raises(ChannelError) as caught:
         await _channel(port).send(OutboundMessage("dlv_1", {"address": "nobody@acme.example"}, "s", "t"))
-    assert caught.value.code == "recipient_rejected" and not caught.value.sent_unknown
+    assert caught.value.code == "recipient_not_found" and not caught.value.sent_unknown
     assert inbox.messages == []
 
 
-async def test_wrong_password_is_channel_auth_failed(smtp_server: tuple[Inbox, int]) -> None:
+async def test_wrong_password_is_account_disconnected(smtp_server: tuple[Inbox, int]) -> None:
     inbox, port = smtp_server
     with pytest.raises(ChannelError) as caught:
         await _channel(port, password="wrong").send(
             OutboundMessage("dlv_2", {"address": "a@b.example"}, "s", "t")
         )
-    assert caught.value.code == "channel_auth_failed"
+    assert caught.value.code == "account_disconnected"
     assert inbox.messages == []
 
 
-async def test_unreachable_server_is_channel_unavailable() -> None:
+async def test_unreachable_server_is_provider_unavailable() -> None:
     with pytest.raises(ChannelError) as caught:
         await _channel(free_port()).send(OutboundMessage("dlv_3", {"address": "a@b.example"}, "s", "t"))
-    assert caught.value.code == "channel_unavailable" and not caught.value.sent_unknown
+    assert caught.value.code == "provider_unavailable" and not caught.value.sent_unknown

@@ -174,7 +174,7 @@ async def test_an_empty_message_to_a_connection_is_refused_before_sending(unipil
     chat = respx.post(f"{BASE}/chats")
     with pytest.raises(ChannelError) as caught:
         await unipile.send(message("  "))
-    assert caught.value.code == "channel_rejected"
+    assert caught.value.code == "provider_rejected"
     assert not chat.called
 
 
@@ -208,7 +208,7 @@ def test_profile_slug(url: str, slug: str) -> None:
 async def test_a_bad_profile_url_is_refused_before_any_request(unipile: UnipileLinkedIn, url: str) -> None:
     with pytest.raises(ChannelError) as caught:
         await unipile.send(OutboundMessage(delivery_id="d", recipient={"profile_url": url}, text="hi"))
-    assert caught.value.code == "recipient_rejected"
+    assert caught.value.code == "recipient_not_found"
     assert not respx.calls
 
 
@@ -251,18 +251,18 @@ async def test_a_posts_response_without_items_is_an_error(unipile: UnipileLinked
     respx.get(f"{BASE}/users/{PROVIDER_ID}/posts").mock(return_value=httpx.Response(200, json={"x": []}))
     with pytest.raises(ChannelError) as caught:
         await unipile.recent_posts(PROFILE_URL, 3)
-    assert caught.value.code == "channel_error"
+    assert caught.value.code == "provider_error"
 
 
 PROFILE_ERRORS = [
-    (401, problem(401, "errors/invalid_credentials", "Unauthorized"), "channel_auth_failed"),
-    (403, problem(403, "errors/insufficient_permissions", "Forbidden"), "channel_auth_failed"),
-    (404, problem(404, "errors/resource_not_found", "Not Found", "User not found."), "recipient_rejected"),
-    (400, problem(400, "errors/invalid_parameters", "Bad Request"), "channel_rejected"),
-    (422, problem(422, "errors/invalid_recipient", "Unprocessable Entity"), "channel_rejected"),
-    (429, problem(429, "errors/too_many_requests", "Too Many Requests"), "channel_unavailable"),
-    (500, problem(500, "errors/unexpected_error", "Internal Server Error"), "channel_unavailable"),
-    (503, None, "channel_unavailable"),
+    (401, problem(401, "errors/invalid_credentials", "Unauthorized"), "account_disconnected"),
+    (403, problem(403, "errors/insufficient_permissions", "Forbidden"), "account_disconnected"),
+    (404, problem(404, "errors/resource_not_found", "Not Found", "User not found."), "recipient_not_found"),
+    (400, problem(400, "errors/invalid_parameters", "Bad Request"), "provider_rejected"),
+    (422, problem(422, "errors/invalid_recipient", "Unprocessable Entity"), "provider_rejected"),
+    (429, problem(429, "errors/too_many_requests", "Too Many Requests"), "provider_rate_limited"),
+    (500, problem(500, "errors/unexpected_error", "Internal Server Error"), "provider_unavailable"),
+    (503, None, "provider_unavailable"),
 ]
 
 
@@ -281,13 +281,13 @@ async def test_profile_lookup_errors_map_to_codes_and_send_nothing(
 
 
 SEND_ERRORS = [
-    (401, "channel_auth_failed", False),
-    (403, "channel_auth_failed", False),
-    (400, "channel_rejected", False),
-    (422, "channel_rejected", False),
-    (429, "channel_unavailable", False),
-    (500, "channel_error", True),
-    (502, "channel_error", True),
+    (401, "account_disconnected", False),
+    (403, "account_disconnected", False),
+    (400, "provider_rejected", False),
+    (422, "provider_rejected", False),
+    (429, "provider_rate_limited", False),
+    (500, "provider_error", True),
+    (502, "provider_error", True),
 ]
 
 
@@ -319,17 +319,17 @@ async def test_an_already_invited_member_is_a_rejection(unipile: UnipileLinkedIn
     )
     with pytest.raises(ChannelError) as caught:
         await unipile.send(message())
-    assert caught.value.code == "channel_rejected"
+    assert caught.value.code == "provider_rejected"
     assert "already_invited_recently" in (caught.value.detail or "")
 
 
 @pytest.mark.parametrize(
     ("failure", "code", "unknown"),
     [
-        (httpx.ConnectError("refused"), "channel_unavailable", False),
-        (httpx.ConnectTimeout("slow connect"), "channel_unavailable", False),
-        (httpx.ReadTimeout("slow answer"), "channel_error", True),
-        (httpx.RemoteProtocolError("dropped"), "channel_error", True),
+        (httpx.ConnectError("refused"), "provider_unavailable", False),
+        (httpx.ConnectTimeout("slow connect"), "provider_unavailable", False),
+        (httpx.ReadTimeout("slow answer"), "provider_error", True),
+        (httpx.RemoteProtocolError("dropped"), "provider_error", True),
     ],
 )
 @respx.mock
@@ -351,7 +351,7 @@ async def test_transport_failures_on_the_lookup_send_nothing(
     respx.get(f"{BASE}/users/jane-doe-42").mock(side_effect=failure)
     with pytest.raises(ChannelError) as caught:
         await unipile.send(message())
-    assert (caught.value.code, caught.value.sent_unknown) == ("channel_unavailable", False)
+    assert (caught.value.code, caught.value.sent_unknown) == ("provider_unavailable", False)
 
 
 @pytest.mark.parametrize(
@@ -359,17 +359,17 @@ async def test_transport_failures_on_the_lookup_send_nothing(
     [
         (
             httpx.Response(404, json=problem(404, "errors/resource_not_found", "Not Found")),
-            "channel_rejected",
+            "provider_rejected",
             False,
         ),
         (
             httpx.Response(429, json=problem(429, "errors/too_many_requests", "Slow down")),
-            "channel_unavailable",
+            "provider_rate_limited",
             False,
         ),
-        (httpx.Response(500, json=problem(500, "errors/unexpected_error", "Oops")), "channel_error", True),
-        (httpx.ReadTimeout("slow"), "channel_error", True),
-        (httpx.ConnectError("refused"), "channel_unavailable", False),
+        (httpx.Response(500, json=problem(500, "errors/unexpected_error", "Oops")), "provider_error", True),
+        (httpx.ReadTimeout("slow"), "provider_error", True),
+        (httpx.ConnectError("refused"), "provider_unavailable", False),
     ],
 )
 @respx.mock
@@ -390,7 +390,7 @@ async def test_a_success_without_an_id_may_still_have_sent(unipile: UnipileLinke
     respx.post(f"{BASE}/chats").mock(return_value=httpx.Response(201, json={"object": "ChatStarted"}))
     with pytest.raises(ChannelError) as caught:
         await unipile.send(message())
-    assert (caught.value.code, caught.value.sent_unknown) == ("channel_error", True)
+    assert (caught.value.code, caught.value.sent_unknown) == ("provider_error", True)
 
 
 @respx.mock

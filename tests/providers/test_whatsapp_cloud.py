@@ -160,7 +160,7 @@ def test_phone_numbers_are_normalised_to_e164_without_plus(phone: str, region: s
 async def test_an_invalid_phone_is_refused_before_any_request(whatsapp: WhatsAppCloud, phone: str) -> None:
     with pytest.raises(ChannelError) as caught:
         await whatsapp.send(message(phone=phone))
-    assert caught.value.code == "recipient_rejected"
+    assert caught.value.code == "recipient_not_found"
     assert not respx.calls
 
 
@@ -179,7 +179,7 @@ async def test_unsendable_content_is_refused_before_any_request(
 ) -> None:
     with pytest.raises(ChannelError) as caught:
         await whatsapp.send(msg)
-    assert caught.value.code == "channel_rejected" and why in (caught.value.detail or "")
+    assert caught.value.code == "provider_rejected" and why in (caught.value.detail or "")
     assert not respx.calls
 
 
@@ -187,31 +187,31 @@ SEND_ERRORS = [
     (
         401,
         graph_error(190, "Error validating access token: Session has expired", 463),
-        "channel_auth_failed",
+        "account_disconnected",
         False,
     ),
-    (400, graph_error(190, "Invalid OAuth access token"), "channel_auth_failed", False),
+    (400, graph_error(190, "Invalid OAuth access token"), "account_disconnected", False),
     (
         403,
         graph_error(10, "Application does not have permission for this action"),
-        "channel_auth_failed",
+        "account_disconnected",
         False,
     ),
-    (400, graph_error(131026, "Message undeliverable", type_="OAuthException"), "recipient_rejected", False),
-    (400, graph_error(131030, "Recipient phone number not in allowed list"), "recipient_rejected", False),
-    (400, graph_error(131047, "Re-engagement message"), "channel_rejected", False),
-    (400, graph_error(131051, "Unsupported message type"), "channel_rejected", False),
-    (400, graph_error(100, "Invalid parameter"), "channel_rejected", False),
-    (429, graph_error(130429, "Rate limit hit"), "channel_unavailable", False),
-    (400, graph_error(80007, "Rate limit issues"), "channel_unavailable", False),
+    (400, graph_error(131026, "Message undeliverable", type_="OAuthException"), "recipient_not_found", False),
+    (400, graph_error(131030, "Recipient phone number not in allowed list"), "recipient_not_found", False),
+    (400, graph_error(131047, "Re-engagement message"), "whatsapp_reengagement_required", False),
+    (400, graph_error(131051, "Unsupported message type"), "provider_rejected", False),
+    (400, graph_error(100, "Invalid parameter"), "provider_rejected", False),
+    (429, graph_error(130429, "Rate limit hit"), "provider_rate_limited", False),
+    (400, graph_error(80007, "Rate limit issues"), "provider_rate_limited", False),
     (
         400,
         graph_error(131056, "(Business Account, Consumer Account) pair rate limit hit"),
-        "channel_unavailable",
+        "provider_rate_limited",
         False,
     ),
-    (500, graph_error(131000, "Something went wrong"), "channel_error", True),
-    (503, None, "channel_error", True),
+    (500, graph_error(131000, "Something went wrong"), "provider_error", True),
+    (503, None, "provider_error", True),
 ]
 
 
@@ -243,10 +243,10 @@ async def test_an_echoed_token_is_scrubbed_from_errors(whatsapp: WhatsAppCloud) 
 @pytest.mark.parametrize(
     ("failure", "code", "unknown"),
     [
-        (httpx.ConnectError("refused"), "channel_unavailable", False),
-        (httpx.ConnectTimeout("slow connect"), "channel_unavailable", False),
-        (httpx.ReadTimeout("slow answer"), "channel_error", True),
-        (httpx.RemoteProtocolError("dropped"), "channel_error", True),
+        (httpx.ConnectError("refused"), "provider_unavailable", False),
+        (httpx.ConnectTimeout("slow connect"), "provider_unavailable", False),
+        (httpx.ReadTimeout("slow answer"), "provider_error", True),
+        (httpx.RemoteProtocolError("dropped"), "provider_error", True),
     ],
 )
 @respx.mock
@@ -262,11 +262,11 @@ async def test_transport_failures_on_the_send(
 @pytest.mark.parametrize(
     ("reply", "code"),
     [
-        (httpx.Response(500, json=graph_error(131000, "Something went wrong")), "channel_unavailable"),
-        (httpx.ReadTimeout("slow"), "channel_unavailable"),
-        (httpx.Response(400, json=graph_error(131053, "Media upload error")), "channel_rejected"),
-        (httpx.Response(401, json=graph_error(190, "Invalid OAuth access token")), "channel_auth_failed"),
-        (httpx.Response(200, json={"unexpected": True}), "channel_error"),
+        (httpx.Response(500, json=graph_error(131000, "Something went wrong")), "provider_unavailable"),
+        (httpx.ReadTimeout("slow"), "provider_unavailable"),
+        (httpx.Response(400, json=graph_error(131053, "Media upload error")), "provider_rejected"),
+        (httpx.Response(401, json=graph_error(190, "Invalid OAuth access token")), "account_disconnected"),
+        (httpx.Response(200, json={"unexpected": True}), "provider_error"),
     ],
 )
 @respx.mock
@@ -288,7 +288,7 @@ async def test_a_success_without_a_wamid_may_still_have_sent(whatsapp: WhatsAppC
     respx.post(MESSAGES).mock(return_value=httpx.Response(200, json={"messaging_product": "whatsapp"}))
     with pytest.raises(ChannelError) as caught:
         await whatsapp.send(message())
-    assert (caught.value.code, caught.value.sent_unknown) == ("channel_error", True)
+    assert (caught.value.code, caught.value.sent_unknown) == ("provider_error", True)
 
 
 @respx.mock

@@ -204,8 +204,8 @@ async def run_deliver(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any
         while not Path(payload["block_file"]).exists():
             await asyncio.sleep(0.05)
     if payload.get("refuse"):
-        await delivery.fail(ctx, begun.delivery_id, error_code="recipient_rejected", sent_unknown=False)
-        raise JobFailure("recipient_rejected")
+        await delivery.fail(ctx, begun.delivery_id, error_code="recipient_not_found", sent_unknown=False)
+        raise JobFailure("recipient_not_found")
     with Path(payload["sent_file"]).open("a") as sent:
         sent.write(f"{payload['recipient']} {ctx.job_id}\n")
     if payload.get("hold_after_send_file"):  # the provider accepted; the worker has not recorded it yet

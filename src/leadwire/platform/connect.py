@@ -137,3 +137,16 @@ def require_sendable(account: ConnectAccount) -> None:
         raise ApiError("connect_account_reconnect_required")
     if not account_can_send(account):
         raise ApiError("connect_account_not_sendable")
+
+
+def adapter_arguments(account: ConnectAccount, secret_key: str) -> dict[str, Any]:
+    """What `providers.registry.channel_for` takes to build this account's adapter: its channel,
+    provider, identifier, clear settings and decrypted secret."""
+    secret = SecretBox(secret_key).open(account.encrypted_secret) if account.encrypted_secret else None
+    return {
+        "channel": account.channel,
+        "provider": account.provider,
+        "identifier": account.identifier,
+        "account_settings": account.settings,
+        "secret": secret,
+    }

@@ -69,7 +69,7 @@ async def begin(ctx: JobContext, *, channel: str, recipient: str) -> Begun:
     if earlier.state == SENT and earlier.receipt is not None:
         return Begun(earlier.id, receipt=earlier.receipt)
     if earlier.state == NOT_SENT:
-        raise JobFailure(earlier.error_code or "channel_error")
+        raise JobFailure(earlier.error_code or "provider_error")
     raise JobFailure("delivery_unknown")
 
 

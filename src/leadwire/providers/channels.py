@@ -11,13 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+# What an adapter may raise; the outreach jobs fail with the same codes (`delivery_unknown` when the
+# upstream may have acted: `ChannelError.sent_unknown`).
 CHANNEL_ERROR_CODES = frozenset(
     {
-        "channel_auth_failed",  # the account's credentials were refused: reconnect needed
-        "recipient_rejected",  # the upstream refused this recipient
-        "channel_unavailable",  # could not reach the upstream; nothing was sent
-        "channel_rejected",  # the upstream refused the message itself
-        "channel_error",
+        "account_disconnected",  # the account's credentials were refused: reconnect needed
+        "recipient_not_found",  # the upstream does not know or refuses this recipient
+        "provider_rate_limited",  # the upstream asks us to slow down; nothing was sent
+        "provider_unavailable",  # could not reach the upstream; nothing was sent
+        "provider_rejected",  # the upstream refused the message itself
+        "whatsapp_reengagement_required",  # outside WhatsApp's 24-hour customer-service window
+        "provider_error",
     }
 )
 

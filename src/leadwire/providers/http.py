@@ -1,8 +1,8 @@
 """One HTTP call to an outreach provider, with transport failures mapped onto the channel port.
 
-A failure before the request left (connect errors) certainly sent nothing: `channel_unavailable`.
+A failure before the request left (connect errors) certainly sent nothing: `provider_unavailable`.
 A failure after it left (a read timeout, a dropped connection) may have let the provider act: when the
-call is one that acts (sends, invites, reacts), `channel_error` with `sent_unknown=True`.
+call is one that acts (sends, invites, reacts), `provider_error` with `sent_unknown=True`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ async def channel_request(
         async with httpx.AsyncClient(timeout=timeout) as own:
             return await own.request(method, url, **kwargs)
     except NOT_SENT as exc:
-        raise ChannelError("channel_unavailable", type(exc).__name__) from None
+        raise ChannelError("provider_unavailable", type(exc).__name__) from None
     except httpx.HTTPError as exc:
         if acts:
-            raise ChannelError("channel_error", type(exc).__name__, sent_unknown=True) from None
-        raise ChannelError("channel_unavailable", type(exc).__name__) from None
+            raise ChannelError("provider_error", type(exc).__name__, sent_unknown=True) from None
+        raise ChannelError("provider_unavailable", type(exc).__name__) from None

@@ -87,9 +87,9 @@ class SandboxWhatsAppChannel:
         try:
             number = phonenumbers.parse(str(message.recipient.get("phone", "")), None)
         except phonenumbers.NumberParseException:
-            raise ChannelError("recipient_rejected", "not an international phone number") from None
+            raise ChannelError("recipient_not_found", "not an international phone number") from None
         if not phonenumbers.is_valid_number(number):
-            raise ChannelError("recipient_rejected", "not a valid phone number")
+            raise ChannelError("recipient_not_found", "not a valid phone number")
         e164 = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
         await self.outbox.append("whatsapp", _record(message, self.account, to=e164))
         return _receipt("message", message)
@@ -110,7 +110,7 @@ class SandboxLinkedIn:
         url = normalise_profile_url(profile_url)
         rows = await asyncio.to_thread(self._query, "SELECT * FROM people WHERE linkedin_url = ?", url)
         if not rows:
-            raise ChannelError("recipient_rejected", "no such LinkedIn profile")
+            raise ChannelError("recipient_not_found", "no such LinkedIn profile")
         return rows[0]
 
     def connected(self, profile_url: str) -> bool:

@@ -74,18 +74,18 @@ class SmtpEmailChannel:
                 tls_context=self._context,
             )
         except aiosmtplib.SMTPAuthenticationError as exc:
-            raise ChannelError("channel_auth_failed", exc.message) from None
+            raise ChannelError("account_disconnected", exc.message) from None
         except aiosmtplib.SMTPRecipientsRefused as exc:
-            raise ChannelError("recipient_rejected", str(exc)) from None
+            raise ChannelError("recipient_not_found", str(exc)) from None
         except aiosmtplib.SMTPDataError as exc:
-            raise ChannelError("channel_rejected", exc.message) from None
+            raise ChannelError("provider_rejected", exc.message) from None
         except (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPConnectTimeoutError, OSError) as exc:
-            raise ChannelError("channel_unavailable", type(exc).__name__) from None
+            raise ChannelError("provider_unavailable", type(exc).__name__) from None
         except aiosmtplib.SMTPServerDisconnected as exc:
             # The connection dropped mid-conversation: the server may already have queued the message.
-            raise ChannelError("channel_error", str(exc), sent_unknown=True) from None
+            raise ChannelError("provider_error", str(exc), sent_unknown=True) from None
         except aiosmtplib.SMTPException as exc:
-            raise ChannelError("channel_error", str(exc)) from None
+            raise ChannelError("provider_error", str(exc)) from None
         return DeliveryReceipt(
             kind="message",
             provider="smtp",

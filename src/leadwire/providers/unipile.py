@@ -5,8 +5,8 @@ otherwise an invitation with the text as its note — and the engagement capabil
 post-like endpoint: list a profile's recent posts and like one.
 
 Failures become ``ChannelError`` codes. Nothing that can still have reached LinkedIn is reported as
-``channel_unavailable``: a read timeout, a dropped connection or a 5xx on a POST that acts (chat,
-invitation, reaction) is ``channel_error`` with ``sent_unknown=True``. The API key travels only in the
+``provider_unavailable``: a read timeout, a dropped connection or a 5xx on a POST that acts (chat,
+invitation, reaction) is ``provider_error`` with ``sent_unknown=True``. The API key travels only in the
 ``X-API-KEY`` header and is scrubbed from every error detail.
 """
 
@@ -79,7 +79,7 @@ class UnipileLinkedIn:
         profile = await self.profile(str(message.recipient.get("profile_url") or ""))
         if profile.connected:
             if not text and not message.attachments:
-                raise ChannelError("channel_rejected", "a LinkedIn message needs text or an attachment")
+                raise ChannelError("provider_rejected", "a LinkedIn message needs text or an attachment")
             chat = await self.start_chat(profile.provider_id, text, message.attachments)
             return self._receipt("message", _first_str(chat, "message_id", "chat_id"))
         invitation = await self.invite(profile.provider_id, truncate_note(text) if text else None)
@@ -98,7 +98,7 @@ class UnipileLinkedIn:
         )
         items = payload.get("items")
         if not isinstance(items, list):
-            raise ChannelError("channel_error", "posts response has no items list")
+            raise ChannelError("provider_error", "posts response has no items list")
         posts = [post for item in items if isinstance(item, dict) and (post := _post(item)) is not None]
         return posts[:limit]
 
@@ -120,11 +120,11 @@ class UnipileLinkedIn:
             "GET",
             f"/users/{quote(slug, safe='')}",
             params={"account_id": self._account_id},
-            missing="recipient_rejected",
+            missing="recipient_not_found",
         )
         provider_id = payload.get("provider_id")
         if not isinstance(provider_id, str) or not provider_id:
-            raise ChannelError("channel_error", "profile response has no provider_id")
+            raise ChannelError("provider_error", "profile response has no provider_id")
         distance = payload.get("network_distance")
         return LinkedInProfile(
             provider_id=provider_id,
@@ -142,16 +142,16 @@ class UnipileLinkedIn:
             fields.append(("text", (None, text, None)))
         for attachment in attachments:
             fields.append(("attachments", (attachment.filename, attachment.content, attachment.content_type)))
-        return await self._call("POST", "/chats", files=fields, acts=True, missing="recipient_rejected")
+        return await self._call("POST", "/chats", files=fields, acts=True, missing="recipient_not_found")
 
     async def invite(self, provider_id: str, note: str | None) -> dict[str, Any]:
         """``POST /users/invite``: a connection request, with a note of at most 300 characters."""
         body: dict[str, Any] = {"provider_id": provider_id, "account_id": self._account_id}
         if note:
             if len(note) > INVITATION_NOTE_LIMIT:
-                raise ChannelError("channel_rejected", f"invitation note over {INVITATION_NOTE_LIMIT} chars")
+                raise ChannelError("provider_rejected", f"invitation note over {INVITATION_NOTE_LIMIT} chars")
             body["message"] = note
-        return await self._call("POST", "/users/invite", json=body, acts=True, missing="recipient_rejected")
+        return await self._call("POST", "/users/invite", json=body, acts=True, missing="recipient_not_found")
 
     # -- transport and error mapping --------------------------------------------------------------
 
@@ -161,7 +161,7 @@ class UnipileLinkedIn:
         path: str,
         *,
         acts: bool = False,
-        missing: str = "channel_rejected",
+        missing: str = "provider_rejected",
         **kwargs: Any,
     ) -> dict[str, Any]:
         """One request; ``acts`` marks a POST whose effect may land even when its answer is lost."""
@@ -177,25 +177,27 @@ class UnipileLinkedIn:
         except ValueError:
             payload = None
         if not isinstance(payload, dict):
-            raise ChannelError("channel_error", f"HTTP {response.status_code}: response is not a JSON object")
+            raise ChannelError(
+                "provider_error", f"HTTP {response.status_code}: response is not a JSON object"
+            )
         return payload
 
     def _status_error(self, response: httpx.Response, *, acts: bool, missing: str) -> ChannelError:
         status = response.status_code
         detail = _scrub(_error_detail(response), self._api_key)
         if status in (401, 403):
-            return ChannelError("channel_auth_failed", detail)
+            return ChannelError("account_disconnected", detail)
         if status == 404:
             return ChannelError(missing, detail)
         if status in (400, 409, 422):
-            return ChannelError("channel_rejected", detail)
+            return ChannelError("provider_rejected", detail)
         if status == 429:
-            return ChannelError("channel_unavailable", detail)
+            return ChannelError("provider_rate_limited", detail)
         if status >= 500:
             if acts:
-                return ChannelError("channel_error", detail, sent_unknown=True)
-            return ChannelError("channel_unavailable", detail)
-        return ChannelError("channel_error", detail)
+                return ChannelError("provider_error", detail, sent_unknown=True)
+            return ChannelError("provider_unavailable", detail)
+        return ChannelError("provider_error", detail)
 
     def _receipt(self, kind: str, provider_message_id: str) -> DeliveryReceipt:
         return DeliveryReceipt(
@@ -211,13 +213,13 @@ def profile_slug(profile_url: str) -> str:
     parts = urlsplit(value)
     host = (parts.hostname or "").lower()
     if host != "linkedin.com" and not host.endswith(".linkedin.com"):
-        raise ChannelError("recipient_rejected", "not a linkedin.com profile URL")
+        raise ChannelError("recipient_not_found", "not a linkedin.com profile URL")
     segments = [s for s in parts.path.split("/") if s]
     if len(segments) < 2 or segments[0].lower() != "in":
-        raise ChannelError("recipient_rejected", "not a linkedin.com/in/<profile> URL")
+        raise ChannelError("recipient_not_found", "not a linkedin.com/in/<profile> URL")
     slug = unquote(segments[1]).strip()
     if not slug:
-        raise ChannelError("recipient_rejected", "profile URL has no identifier")
+        raise ChannelError("recipient_not_found", "profile URL has no identifier")
     return slug
 
 
@@ -263,7 +265,7 @@ def _first_str(payload: dict[str, Any], *keys: str) -> str:
         value = payload.get(key)
         if isinstance(value, str) and value:
             return value
-    raise ChannelError("channel_error", f"response has no {keys[0]}", sent_unknown=True)
+    raise ChannelError("provider_error", f"response has no {keys[0]}", sent_unknown=True)
 
 
 def _error_detail(response: httpx.Response) -> str:

@@ -35,7 +35,9 @@ _AUDIO_TYPES: Final = frozenset({"audio/aac", "audio/amr", "audio/mpeg", "audio/
 _AUTH_CODES: Final = frozenset({0, 10, 102, 190, 200})
 _RATE_CODES: Final = frozenset({4, 80007, 130429, 131056})
 _RECIPIENT_CODES: Final = frozenset({131026, 131030})  # undeliverable; not in the test allow-list
-_REJECTED_CODES: Final = frozenset({100, 131009, 131047, 131051, 131052, 131053})
+# 131047: more than 24 hours since the customer last wrote; only a template message may be sent now.
+_REENGAGEMENT_CODES: Final = frozenset({131047})
+_REJECTED_CODES: Final = frozenset({100, 131009, 131051, 131052, 131053})
 
 
 # Failures raised before the request left: Meta cannot have acted on it.
@@ -63,20 +65,20 @@ class WhatsAppCloud:
         to = normalise_phone(str(message.recipient.get("phone") or ""), self._default_region)
         text = (message.text or "").strip()
         if len(message.attachments) > 1:
-            raise ChannelError("channel_rejected", "WhatsApp carries one attachment per message")
+            raise ChannelError("provider_rejected", "WhatsApp carries one attachment per message")
         if message.attachments:
             body = await self._media_body(to, text, message.attachments[0])
         elif text:
             if len(text) > TEXT_LIMIT:
-                raise ChannelError("channel_rejected", f"text over {TEXT_LIMIT} characters")
+                raise ChannelError("provider_rejected", f"text over {TEXT_LIMIT} characters")
             body = {"messaging_product": "whatsapp", "to": to, "type": "text", "text": {"body": text}}
         else:
-            raise ChannelError("channel_rejected", "a WhatsApp message needs text or an attachment")
+            raise ChannelError("provider_rejected", "a WhatsApp message needs text or an attachment")
         payload = await self._call("messages", json=body, acts=True)
         messages = payload.get("messages")
         wamid = messages[0].get("id") if isinstance(messages, list) and messages else None
         if not isinstance(wamid, str) or not wamid:
-            raise ChannelError("channel_error", "response has no message id", sent_unknown=True)
+            raise ChannelError("provider_error", "response has no message id", sent_unknown=True)
         return DeliveryReceipt(
             kind="message", provider=PROVIDER, provider_message_id=wamid, delivered_at=utcnow()
         )
@@ -90,7 +92,7 @@ class WhatsAppCloud:
         )
         media_id = payload.get("id")
         if not isinstance(media_id, str) or not media_id:
-            raise ChannelError("channel_error", "media upload response has no id")
+            raise ChannelError("provider_error", "media upload response has no id")
         return media_id
 
     async def _media_body(self, to: str, text: str, attachment: Attachment) -> dict[str, Any]:
@@ -98,7 +100,7 @@ class WhatsAppCloud:
         if kind == "audio" and text:
             kind = "document"  # audio messages carry no caption; a document keeps file and text together
         if text and len(text) > CAPTION_LIMIT:
-            raise ChannelError("channel_rejected", f"caption over {CAPTION_LIMIT} characters")
+            raise ChannelError("provider_rejected", f"caption over {CAPTION_LIMIT} characters")
         media: dict[str, Any] = {"id": await self.upload(attachment)}
         if text:
             media["caption"] = text
@@ -121,7 +123,7 @@ class WhatsAppCloud:
             payload = None
         if not isinstance(payload, dict):
             raise ChannelError(
-                "channel_error",
+                "provider_error",
                 f"HTTP {response.status_code}: response is not a JSON object",
                 sent_unknown=acts,
             )
@@ -133,22 +135,24 @@ class WhatsAppCloud:
         code = error.get("code")
         detail = _scrub(_error_detail(status, error), self._token)
         if status == 401 or code in _AUTH_CODES:
-            return ChannelError("channel_auth_failed", detail)
+            return ChannelError("account_disconnected", detail)
         if status == 429 or code in _RATE_CODES:
-            return ChannelError("channel_unavailable", detail)
+            return ChannelError("provider_rate_limited", detail)
+        if code in _REENGAGEMENT_CODES:
+            return ChannelError("whatsapp_reengagement_required", detail)
         if code in _RECIPIENT_CODES:
-            return ChannelError("recipient_rejected", detail)
+            return ChannelError("recipient_not_found", detail)
         if code in _REJECTED_CODES or 400 <= status < 500:
-            return ChannelError("channel_rejected", detail)
+            return ChannelError("provider_rejected", detail)
         if status >= 500 and acts:
-            return ChannelError("channel_error", detail, sent_unknown=True)
+            return ChannelError("provider_error", detail, sent_unknown=True)
         if status >= 500:
-            return ChannelError("channel_unavailable", detail)
-        return ChannelError("channel_error", detail)
+            return ChannelError("provider_unavailable", detail)
+        return ChannelError("provider_error", detail)
 
 
 def normalise_phone(phone: str, default_region: str | None = None) -> str:
-    """E.164 digits without ``+``; ``00`` counts as the international prefix. Invalid → recipient_rejected."""
+    """E.164 digits without ``+``; ``00`` counts as the international prefix. Invalid → recipient_not_found."""
     value = phone.strip()
     if value.startswith("00"):
         value = "+" + value[2:]
@@ -160,9 +164,9 @@ def normalise_phone(phone: str, default_region: str | None = None) -> str:
     try:
         number = phonenumbers.parse(value, region)
     except phonenumbers.NumberParseException:
-        raise ChannelError("recipient_rejected", "phone number cannot be parsed") from None
+        raise ChannelError("recipient_not_found", "phone number cannot be parsed") from None
     if not phonenumbers.is_valid_number(number):
-        raise ChannelError("recipient_rejected", "phone number is not valid")
+        raise ChannelError("recipient_not_found", "phone number is not valid")
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).removeprefix("+")
 
 
