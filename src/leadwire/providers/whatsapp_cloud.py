@@ -152,7 +152,7 @@ class WhatsAppCloud:
 
 
 def normalise_phone(phone: str, default_region: str | None = None) -> str:
-    """E.164 digits without ``+``; ``00`` counts as the international prefix. Invalid → recipient_not_found."""
+    """E.164 digits without ``+``; ``00`` is the international prefix. Invalid → recipient_not_found."""
     value = phone.strip()
     if value.startswith("00"):
         value = "+" + value[2:]
