@@ -72,13 +72,25 @@ async def test_linkedin_messages_connections_and_invites_others(indexed_world: P
     kinds = set()
     for i, url in enumerate(profiles):
         receipt = await linkedin.send(
-            OutboundMessage(f"dlv_{i}", {"profile_url": url + "/?trk=x"}, text="x" * 400)
+            OutboundMessage(f"dlv_{i}", {"profile_url": url + "/?trk=x"}, text="x" * 300)
         )
         kinds.add(receipt.kind)
         assert receipt.kind == ("message" if linkedin.connected(url) else "connection_request")
     assert kinds == {"message", "connection_request"}
     invites = [r for r in outbox.read("linkedin") if r["kind"] == "connection_request"]
-    assert invites and all(len(r["note"]) == 300 for r in invites)
+    assert invites and all(r["note"] == "x" * 300 for r in invites)
+
+
+async def test_linkedin_invitation_note_over_300_characters_is_refused(
+    indexed_world: Path, tmp_path: Path
+) -> None:
+    outbox = Outbox(tmp_path)
+    linkedin = SandboxLinkedIn(indexed_world, outbox, "acct_li")
+    stranger = next(url for url in _people_with_posts(indexed_world, 40) if not linkedin.connected(url))
+    with pytest.raises(ChannelError) as caught:
+        await linkedin.send(OutboundMessage("dlv_long", {"profile_url": stranger}, text="x" * 301))
+    assert caught.value.code == "invitation_note_too_long"
+    assert outbox.read("linkedin") == []
 
 
 async def test_linkedin_recent_posts_newest_first_and_like(indexed_world: Path, tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ from leadwire.providers.unipile import (
     INVITATION_NOTE_LIMIT,
     UnipileLinkedIn,
     profile_slug,
-    truncate_note,
 )
 
 DSN = "api8.unipile.com:13851"
@@ -137,7 +136,7 @@ async def test_is_relationship_alone_counts_as_connected(unipile: UnipileLinkedI
 
 @pytest.mark.parametrize("distance", ["SECOND_DEGREE", "THIRD_DEGREE", "OUT_OF_NETWORK"])
 @respx.mock
-async def test_someone_not_connected_gets_an_invitation_with_the_truncated_note(
+async def test_someone_not_connected_gets_an_invitation_with_the_text_as_note(
     unipile: UnipileLinkedIn, distance: str
 ) -> None:
     mock_profile(distance)
@@ -145,17 +144,25 @@ async def test_someone_not_connected_gets_an_invitation_with_the_truncated_note(
         return_value=httpx.Response(201, json={"object": "UserInvitationSent", "invitation_id": "inv_5Kd"})
     )
     chat = respx.post(f"{BASE}/chats")
-    text = ("Loved your talk on nearshoring " * 15).strip()  # 464 characters
+    text = "x" * INVITATION_NOTE_LIMIT
     receipt = await unipile.send(message(text))
 
     body = json.loads(invite.calls.last.request.content)
     assert body["provider_id"] == PROVIDER_ID and body["account_id"] == ACCOUNT
-    note = body["message"]
-    assert 290 < len(note) <= INVITATION_NOTE_LIMIT and text.startswith(note) and text[len(note)] == " "
-    assert note.endswith(" on")  # the last whole word that fits
+    assert body["message"] == text
     assert invite.calls.last.request.headers["x-api-key"] == KEY
     assert not chat.called
     assert (receipt.kind, receipt.provider_message_id) == ("connection_request", "inv_5Kd")
+
+
+@respx.mock
+async def test_a_note_over_300_characters_fails_and_sends_nothing(unipile: UnipileLinkedIn) -> None:
+    mock_profile("SECOND_DEGREE")
+    invite = respx.post(f"{BASE}/users/invite")
+    with pytest.raises(ChannelError) as caught:
+        await unipile.send(message(("Loved your talk on nearshoring " * 15).strip()))
+    assert caught.value.code == "invitation_note_too_long" and caught.value.sent_unknown is False
+    assert not invite.called
 
 
 @respx.mock
@@ -176,15 +183,6 @@ async def test_an_empty_message_to_a_connection_is_refused_before_sending(unipil
         await unipile.send(message("  "))
     assert caught.value.code == "provider_rejected"
     assert not chat.called
-
-
-def test_truncate_note_cuts_at_a_word_boundary() -> None:
-    assert truncate_note("short note") == "short note"
-    assert truncate_note("a" * 300) == "a" * 300
-    assert truncate_note("x" * 301) == "x" * 300  # one long word: hard cut
-    assert truncate_note("word " * 59 + "abcdefghij") == ("word " * 59).strip()  # 295 + 10 chars
-    assert truncate_note("a" * 300 + " tail") == "a" * 300
-    assert truncate_note("one two three", limit=9) == "one two"
 
 
 @pytest.mark.parametrize(

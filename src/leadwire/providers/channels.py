@@ -21,6 +21,7 @@ CHANNEL_ERROR_CODES = frozenset(
         "provider_unavailable",  # could not reach the upstream; nothing was sent
         "provider_rejected",  # the upstream refused the message itself
         "whatsapp_reengagement_required",  # outside WhatsApp's 24-hour customer-service window
+        "invitation_note_too_long",  # a LinkedIn invitation note over 300 characters
         "provider_error",
     }
 )

@@ -125,7 +125,9 @@ class SandboxLinkedIn:
                 "linkedin", _record(message, self.account, kind="message", to=person["id"])
             )
             return _receipt("message", message)
-        note = (message.text or "")[:NOTE_LIMIT]
+        note = (message.text or "").strip()
+        if len(note) > NOTE_LIMIT:  # as LinkedIn: a note is refused, not cut short
+            raise ChannelError("invitation_note_too_long", f"invitation note over {NOTE_LIMIT} chars")
         await self.outbox.append(
             "linkedin", _record(message, self.account, kind="connection_request", to=person["id"], note=note)
         )

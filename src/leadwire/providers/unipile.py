@@ -71,9 +71,11 @@ class UnipileLinkedIn:
     # -- the channel port -------------------------------------------------------------------------
 
     async def send(self, message: OutboundMessage) -> DeliveryReceipt:
-        """A chat message to a connection, otherwise an invitation whose note is the (truncated) text.
+        """A chat message to a connection, otherwise an invitation whose note is the text.
 
         An invitation cannot carry files: to someone not yet connected only the text goes, as the note.
+        A note over LinkedIn's 300 characters fails with `invitation_note_too_long` before anything is
+        sent, rather than reaching the person cut short.
         """
         text = (message.text or "").strip()
         profile = await self.profile(str(message.recipient.get("profile_url") or ""))
@@ -82,7 +84,7 @@ class UnipileLinkedIn:
                 raise ChannelError("provider_rejected", "a LinkedIn message needs text or an attachment")
             chat = await self.start_chat(profile.provider_id, text, message.attachments)
             return self._receipt("message", _first_str(chat, "message_id", "chat_id"))
-        invitation = await self.invite(profile.provider_id, truncate_note(text) if text else None)
+        invitation = await self.invite(profile.provider_id, text or None)
         return self._receipt("connection_request", _first_str(invitation, "invitation_id"))
 
     # -- the engagement capability ----------------------------------------------------------------
@@ -149,7 +151,8 @@ class UnipileLinkedIn:
         body: dict[str, Any] = {"provider_id": provider_id, "account_id": self._account_id}
         if note:
             if len(note) > INVITATION_NOTE_LIMIT:
-                raise ChannelError("provider_rejected", f"invitation note over {INVITATION_NOTE_LIMIT} chars")
+                detail = f"invitation note over {INVITATION_NOTE_LIMIT} chars"
+                raise ChannelError("invitation_note_too_long", detail)
             body["message"] = note
         return await self._call("POST", "/users/invite", json=body, acts=True, missing="recipient_not_found")
 
@@ -221,18 +224,6 @@ def profile_slug(profile_url: str) -> str:
     if not slug:
         raise ChannelError("recipient_not_found", "profile URL has no identifier")
     return slug
-
-
-def truncate_note(text: str, limit: int = INVITATION_NOTE_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters at the last word boundary (hard cut for one long word)."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    head = text[:limit]
-    if text[limit].isspace():
-        return head.rstrip()
-    cut = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
-    return (head[:cut] if cut > 0 else head).rstrip()
 
 
 def _post(item: dict[str, Any]) -> LinkedInPost | None:
