@@ -59,6 +59,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "research_contacts",
         "get_job",
         "cancel_job",
+        "dispatch_outreach",
     }
 
 

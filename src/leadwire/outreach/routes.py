@@ -1,5 +1,6 @@
-"""HTTP of the outreach capability. v1 reads its jobs at `/api/v1/outreach/jobs/{id}` (v2 reads every
-job at `/api/v2/jobs/{id}`); dispatch and post-like routes arrive with the outreach issue."""
+"""HTTP of the outreach capability: dispatches (v1 and v2, same body and reduced item, DESIGN section
+8), and v1's read of its jobs at `/api/v1/outreach/jobs/{id}` (v2 reads every job at
+`/api/v2/jobs/{id}`)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,76 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 
+from leadwire.outreach import service
+from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.auth import Caller, require
+from leadwire.platform.body import json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs import service
+from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.jobs import service as jobs
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.openapi import errors
-from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
+from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.schemas import ItemEnvelope, PublicJob, ReducedJob, documented
 from leadwire.platform.session import Session
 
 router = APIRouter(tags=["outreach"])
 OutreachJobReader = Annotated[Caller, Depends(require(None, "poll"))]
+OutreachWriter = Annotated[Caller, Depends(require("outreach:write", "outreach"))]
+
+DISPATCH_ERRORS = errors(
+    "invalid_request",
+    "account_id_required",
+    "invalid_channel",
+    "invalid_action",
+    "recipient_address_required",
+    "recipient_profile_url_required",
+    "recipient_phone_required",
+    "invalid_profile_url",
+    "content_subject_required",
+    "content_text_or_html_required",
+    "content_text_or_attachment_required",
+    "attachment_invalid",
+    "attachments_invalid",
+    "min_channel_task_interval_seconds_invalid",
+    "account_not_found",
+    "connect_account_not_sendable",
+    "connect_account_reconnect_required",
+    "idempotency_conflict",
+    "idempotency_key_in_progress",
+    "request_payload_too_large",
+    "task_unavailable",
+)
+_CREATED = {
+    **documented(ItemEnvelope[ReducedJob], 202, "Dispatch accepted: scheduled at the channel's next slot"),
+    **documented(ItemEnvelope[PublicJob], 200, "Job finished within Prefer: wait"),
+}
+
+
+async def _dispatch(
+    session: Session,
+    caller: OutreachWriter,
+    idem: Idempotency = Depends(idempotent()),
+    body: DispatchRequest = Depends(json_body(DispatchRequest)),
+    runtime: Runtime = Depends(get_runtime),
+    wait: int | None = Depends(prefer_wait),
+) -> JSONResponse:
+    job = await service.start_dispatch(session, runtime, caller, body)
+    return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+
+
+for _version in ("v1", "v2"):
+    router.add_api_route(
+        f"/api/{_version}/outreach/dispatches",
+        _dispatch,
+        methods=["POST"],
+        status_code=202,
+        name=f"create_dispatch_{_version}",
+        summary="Send one email, LinkedIn or WhatsApp action through a connected account",
+        openapi_extra=openapi_body(DispatchRequest),
+        responses={**_CREATED, **DISPATCH_ERRORS},
+    )
 
 
 @router.get(
@@ -29,7 +89,7 @@ async def get_outreach_job_v1(
     caller: OutreachJobReader,
     job_id: str = Path(description="job id from a creation response"),
 ) -> JSONResponse:
-    job = await service.get_owned_job(session, caller, job_id)
+    job = await jobs.get_owned_job(session, caller, job_id)
     if not job.action.startswith("outreach."):  # dispatches and post likes: v1 knows no other job
         raise ApiError("task_not_found")
     return json_response(ok_item(public_job(job)))

@@ -67,6 +67,18 @@ class PublicJob(TypedDict):
     result: dict[str, Any] | None
     error: JobError | None
     billing: JobBilling
+    metadata: NotRequired[Any]  # the caller's `metadata`, for actions whose request carries it
+
+
+class ReducedJob(TypedDict):
+    """The reduced creation item an action may declare instead of the whole job (spec section 2:
+    outreach creation responses)."""
+
+    id: str
+    status: JobStatus
+    action: str
+    channel: Channel
+    scheduled_at: str
 
 
 def documented(

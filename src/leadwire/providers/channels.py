@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
+from urllib.parse import unquote, urlsplit
 
 # What an adapter may raise; the outreach jobs fail with the same codes (`delivery_unknown` when the
 # upstream may have acted: `ChannelError.sent_unknown`).
@@ -75,3 +76,24 @@ class ChannelError(Exception):
 @runtime_checkable
 class Channel(Protocol):
     async def send(self, message: OutboundMessage) -> DeliveryReceipt: ...
+
+
+def linkedin_profile_url(url: str) -> str:
+    """`https://www.linkedin.com/in/<slug>` for a LinkedIn profile URL in any usual spelling (scheme or
+    none, any linkedin.com host, trailing slash, query); ValueError for anything else."""
+    value = url.strip()
+    if "://" not in value:
+        value = "https://" + value
+    parts = urlsplit(value)
+    host = (parts.hostname or "").lower()
+    if parts.scheme.lower() not in ("http", "https") or not (
+        host == "linkedin.com" or host.endswith(".linkedin.com")
+    ):
+        raise ValueError("not a linkedin.com URL")
+    segments = [s for s in parts.path.split("/") if s]
+    if len(segments) != 2 or segments[0].lower() != "in":
+        raise ValueError("not a linkedin.com/in/<profile> URL")
+    slug = unquote(segments[1]).strip()
+    if not slug or any(c.isspace() or not c.isprintable() or c in "/?#" for c in slug):
+        raise ValueError("not a profile identifier")
+    return f"https://www.linkedin.com/in/{slug.lower()}"

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.schemas import Channel, JobBilling, JobStatus, PublicJob
+from leadwire.platform.schemas import Channel, JobBilling, JobStatus, PublicJob, ReducedJob
 from leadwire.platform.time import iso
 
 
@@ -33,7 +33,20 @@ def public_job(job: Job) -> PublicJob:
     )
     if job.channel is not None:  # outreach jobs only: the only ones created with a channel
         item["channel"] = cast(Channel, job.channel)
+    if isinstance(job.payload, dict) and job.payload.get("metadata") is not None:
+        item["metadata"] = job.payload["metadata"]
     return item
+
+
+def reduced_job(job: Job) -> ReducedJob:
+    """`{id, status, action, channel, scheduled_at}`: the creation item of actions that declare it."""
+    return ReducedJob(
+        id=job.id,
+        status=cast(JobStatus, job.status),
+        action=job.action,
+        channel=cast(Channel, job.channel),
+        scheduled_at=iso(job.scheduled_at),
+    )
 
 
 def creation_item(job: Job) -> Mapping[str, Any]:

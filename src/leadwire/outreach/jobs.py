@@ -1,0 +1,27 @@
+"""The dispatch job: what the worker runs when a dispatch's slot is due, and its creation item."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadwire.outreach import service
+from leadwire.outreach.schemas import DispatchRequest
+from leadwire.platform.billing.prices import NOT_METERED
+from leadwire.platform.jobs.context import JobContext
+from leadwire.platform.jobs.registry import ActionSpec
+from leadwire.platform.jobs.views import reduced_job
+
+
+async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    return await service.deliver(ctx, DispatchRequest.model_validate(payload))
+
+
+DISPATCH_ACTION = ActionSpec(
+    action=service.DISPATCH,
+    capability="outreach",
+    handler=run_dispatch,
+    request_class="outreach",
+    timeout_seconds=120.0,
+    price=NOT_METERED,  # outreach is outside job billing (spec section 2)
+    creation_item=reduced_job,
+)

@@ -1,0 +1,53 @@
+"""MCP tools of the outreach capability: one dispatch, as a job (same rules and allowances as REST)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.outreach import service
+from leadwire.outreach.schemas import DispatchRequest
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.schemas import PublicJob
+
+
+def register_tools(kit: ToolKit) -> None:
+    @kit.server.tool(
+        description=(
+            "Send one outreach action through a connected account: an email (recipient.address, "
+            "content.subject, content.text or html), a LinkedIn message or invitation "
+            "(recipient.profile_url, content.text, a note at most 300 characters) or a WhatsApp message "
+            "(recipient.phone in E.164). "
+            "Paced per channel by min_channel_task_interval_seconds (60-86400). Returns the job."
+        )
+    )
+    async def dispatch_outreach(
+        account_id: str,
+        channel: str,
+        recipient: dict[str, Any],
+        content: dict[str, Any],
+        metadata: dict[str, Any] | None = None,
+        min_channel_task_interval_seconds: int = 60,
+        wait_seconds: int = 0,
+    ) -> PublicJob:
+        caller = await kit.allowed("outreach:write", "outreach")
+        body = kit.validate(
+            DispatchRequest,
+            {
+                "account_id": account_id,
+                "channel": channel,
+                "action": "outreach",
+                "recipient": recipient,
+                "content": content,
+                "metadata": metadata,
+                "min_channel_task_interval_seconds": min_channel_task_interval_seconds,
+            },
+        )
+        runtime = kit.get_runtime()
+
+        async def create(session: AsyncSession) -> Job:
+            return await service.start_dispatch(session, runtime, caller, body)
+
+        return await kit.start_job(create, wait_seconds)

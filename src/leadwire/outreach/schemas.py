@@ -1,0 +1,234 @@
+"""The dispatch request (spec section 4, Outreach dispatch; DESIGN section 8) and its rules.
+
+The spec gives each missing or malformed part its own code, and a request with several faults gets the
+code of the first in this order: account, channel, action, recipient, attachments, content, interval.
+`_check` walks the raw body in that order and raises the code with the offending field as `param`;
+the typed fields below then document the shape (OpenAPI) and carry the normalised values.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import mimetypes
+import re
+from typing import Any, Literal
+
+import phonenumbers
+from email_validator import EmailNotValidError, validate_email
+from pydantic import BaseModel, Field, model_validator
+
+from leadwire.platform.body import RequestModel
+from leadwire.platform.errors import ApiError
+from leadwire.platform.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
+from leadwire.providers.channels import linkedin_profile_url
+
+ChannelName = Literal["email", "linkedin", "whatsapp"]
+CHANNELS = ("email", "linkedin", "whatsapp")
+DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
+# LinkedIn and WhatsApp carry one file per message; an email several.
+MAX_ATTACHMENTS = {"email": 10, "linkedin": 1, "whatsapp": 1}
+_CONTENT_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
+_LINE_BREAKS = ("\r", "\n")
+
+
+class AttachmentIn(BaseModel):
+    filename: str
+    contentBase64: str
+    contentType: str | None = None
+
+
+class RecipientIn(BaseModel):
+    address: str | None = Field(default=None, description="email: the address (required)")
+    name: str | None = Field(default=None, description="email: display name")
+    profile_url: str | None = Field(default=None, description="linkedin: https://www.linkedin.com/in/<slug>")
+    phone: str | None = Field(default=None, description="whatsapp: an E.164 number, e.g. +4915123456789")
+
+
+class ContentIn(BaseModel):
+    subject: str | None = Field(default=None, description="email: required")
+    text: str | None = None
+    html: str | None = Field(default=None, description="email only")
+    attachments: list[AttachmentIn] = Field(default_factory=list)
+    attachment: AttachmentIn | None = Field(default=None, description="one attachment, as an object")
+
+
+class DispatchRequest(RequestModel):
+    account_id: str
+    channel: ChannelName
+    action: Literal["outreach"]
+    recipient: RecipientIn
+    content: ContentIn
+    metadata: Any = None
+    min_channel_task_interval_seconds: int = Field(
+        default=DEFAULT_INTERVAL_SECONDS, ge=MIN_INTERVAL_SECONDS, le=MAX_INTERVAL_SECONDS
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rules(cls, data: Any) -> Any:
+        return _check(data) if isinstance(data, dict) else data
+
+
+def _check(data: dict[str, Any]) -> dict[str, Any]:
+    account_id = data.get("account_id")
+    if not isinstance(account_id, str) or not account_id.strip():
+        raise ApiError("account_id_required", param="account_id")
+    channel = data.get("channel")
+    if channel not in CHANNELS:
+        raise ApiError("invalid_channel", param="channel")
+    if data.get("action") != "outreach":
+        raise ApiError("invalid_action", param="action")
+    recipient = _object(data.get("recipient"), "recipient")
+    content = _object(data.get("content"), "content")
+    checked_recipient = _RECIPIENT_RULES[channel](recipient)
+    attachments = _attachments(content, channel)
+    checked_content = _content(content, channel, attachments)
+    return {
+        **data,
+        "account_id": account_id.strip(),
+        "recipient": checked_recipient,
+        "content": checked_content,
+        "min_channel_task_interval_seconds": _interval(data.get("min_channel_task_interval_seconds")),
+    }
+
+
+def _object(value: Any, param: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ApiError("invalid_request", param=param, detail=f"{param} must be an object")
+    return value
+
+
+def _text(value: Any, param: str, *, single_line: bool = False) -> str | None:
+    """A present, non-blank string (None when absent or blank); single-line fields refuse CR and LF,
+    which would let a caller inject mail headers."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApiError("invalid_request", param=param, detail="must be a string")
+    if single_line and any(c in value for c in _LINE_BREAKS):
+        raise ApiError("invalid_request", param=param, detail="must not contain line breaks")
+    return value if value.strip() else None
+
+
+def _email_recipient(recipient: dict[str, Any]) -> dict[str, Any]:
+    address = _text(recipient.get("address"), "recipient.address", single_line=True)
+    if address is None:
+        raise ApiError("recipient_address_required", param="recipient.address")
+    try:
+        normalised = validate_email(address.strip(), check_deliverability=False).normalized
+    except EmailNotValidError:
+        raise ApiError("invalid_request", param="recipient.address", detail="not an email address") from None
+    name = _text(recipient.get("name"), "recipient.name", single_line=True)
+    return {"address": normalised, "name": name.strip() if name else None}
+
+
+def _linkedin_recipient(recipient: dict[str, Any]) -> dict[str, Any]:
+    url = _text(recipient.get("profile_url"), "recipient.profile_url")
+    if url is None:
+        raise ApiError("recipient_profile_url_required", param="recipient.profile_url")
+    try:
+        return {"profile_url": linkedin_profile_url(url)}
+    except ValueError:
+        raise ApiError("invalid_profile_url", param="recipient.profile_url") from None
+
+
+def _whatsapp_recipient(recipient: dict[str, Any]) -> dict[str, Any]:
+    phone = _text(recipient.get("phone"), "recipient.phone", single_line=True)
+    if phone is None:
+        raise ApiError("recipient_phone_required", param="recipient.phone")
+    try:
+        number = phonenumbers.parse(phone.strip(), None)
+    except phonenumbers.NumberParseException:
+        number = None
+    if number is None or not phonenumbers.is_valid_number(number):
+        raise ApiError(
+            "invalid_request", param="recipient.phone", detail="an E.164 number such as +14155550123"
+        )
+    return {"phone": phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)}
+
+
+_RECIPIENT_RULES = {
+    "email": _email_recipient,
+    "linkedin": _linkedin_recipient,
+    "whatsapp": _whatsapp_recipient,
+}
+
+
+def _attachments(content: dict[str, Any], channel: str) -> list[dict[str, Any]]:
+    """`content.attachments` (a list) and/or `content.attachment` (one object), checked and decoded
+    sizes summed; a bad object is `attachment_invalid`, a bad list or total `attachments_invalid`."""
+    listed = content.get("attachments")
+    if listed is not None and not isinstance(listed, list):
+        raise ApiError("attachments_invalid", param="content.attachments", detail="must be a list")
+    found = [(f"content.attachments.{i}", a) for i, a in enumerate(listed or [])]
+    if content.get("attachment") is not None:
+        found.append(("content.attachment", content["attachment"]))
+    if len(found) > MAX_ATTACHMENTS[channel]:
+        detail = f"{channel} carries at most {MAX_ATTACHMENTS[channel]} attachment(s)"
+        raise ApiError("attachments_invalid", param="content.attachments", detail=detail)
+    checked = [_attachment(value, param) for param, value in found]
+    if sum(size for _, size in checked) > DISPATCH_BODY_LIMIT:
+        raise ApiError("attachments_invalid", param="content.attachments", detail="over 12 MB decoded")
+    return [attachment for attachment, _ in checked]
+
+
+def _attachment(value: Any, param: str) -> tuple[dict[str, Any], int]:
+    if not isinstance(value, dict):
+        raise ApiError("attachment_invalid", param=param, detail="must be an object")
+    filename = safe_filename(value.get("filename"))
+    if filename is None:
+        raise ApiError("attachment_invalid", param=f"{param}.filename")
+    encoded = value.get("contentBase64")
+    try:
+        if not isinstance(encoded, str) or not encoded:
+            raise ValueError
+        size = len(base64.b64decode(encoded, validate=True))
+    except (ValueError, binascii.Error):
+        raise ApiError("attachment_invalid", param=f"{param}.contentBase64", detail="not base64") from None
+    content_type = value.get("contentType")
+    if content_type is None:
+        content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
+    if not isinstance(content_type, str) or not _CONTENT_TYPE.match(content_type):
+        raise ApiError("attachment_invalid", param=f"{param}.contentType", detail="a MIME type like text/csv")
+    return {"filename": filename, "contentBase64": encoded, "contentType": content_type.lower()}, size
+
+
+def safe_filename(value: Any) -> str | None:
+    """The file's own name: no directories, no control characters (no header injection), at most 255
+    characters; None when nothing usable is left."""
+    if not isinstance(value, str):
+        return None
+    name = value.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(c for c in name if c.isprintable() and c not in '"').strip().lstrip(".")
+    return name[:255] or None
+
+
+def _content(content: dict[str, Any], channel: str, attachments: list[dict[str, Any]]) -> dict[str, Any]:
+    text = _text(content.get("text"), "content.text")
+    if channel == "email":
+        subject = _text(content.get("subject"), "content.subject", single_line=True)
+        if subject is None:
+            raise ApiError("content_subject_required", param="content.subject")
+        html = _text(content.get("html"), "content.html")
+        if text is None and html is None:
+            raise ApiError("content_text_or_html_required", param="content.text")
+        return {"subject": subject, "text": text, "html": html, "attachments": attachments}
+    if text is None and not attachments:
+        raise ApiError("content_text_or_attachment_required", param="content.text")
+    return {"text": text, "attachments": attachments}
+
+
+def _interval(value: Any) -> int:
+    if value is None:
+        return DEFAULT_INTERVAL_SECONDS
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or value != int(value)
+        or not MIN_INTERVAL_SECONDS <= value <= MAX_INTERVAL_SECONDS
+    ):
+        raise ApiError("min_channel_task_interval_seconds_invalid", param="min_channel_task_interval_seconds")
+    return int(value)

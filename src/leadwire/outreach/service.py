@@ -1,0 +1,128 @@
+"""Outreach rules: accept a dispatch (account, pacing slot, job), then deliver it at most once.
+
+Acceptance runs in the request's transaction: the account is resolved and checked, the channel's next
+slot reserved (`platform/pacing`), and the job created `scheduled` at that slot. Delivery runs in the
+worker when the slot is due, through the account's adapter, with the delivery record committed before
+the provider is called (`platform/delivery`), so a job run twice never sends twice.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.outreach.schemas import DispatchRequest
+from leadwire.platform import connect, delivery, pacing
+from leadwire.platform.auth import Caller
+from leadwire.platform.db import transaction
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.service import create_job
+from leadwire.platform.runtime import Runtime
+from leadwire.platform.time import iso
+from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
+from leadwire.providers.registry import channel_for
+
+DISPATCH = "outreach.dispatch"
+
+
+async def start_dispatch(
+    session: AsyncSession, runtime: Runtime, caller: Caller, body: DispatchRequest
+) -> Job:
+    """Accept one dispatch: 404 for an account that is not the caller's, `invalid_channel` for another
+    channel's account, 409 when the account cannot send; else a job scheduled at the channel's slot."""
+    account = await connect.get_owned_account(session, caller.user_id, body.account_id)
+    if account.channel != body.channel:
+        raise ApiError(
+            "invalid_channel", param="channel", detail=f"account {account.id} is {account.channel}"
+        )
+    connect.require_sendable(account)
+    when = await pacing.next_slot(
+        session,
+        user_id=caller.user_id,
+        channel=body.channel,
+        interval_seconds=body.min_channel_task_interval_seconds,
+    )
+    return await create_job(
+        session,
+        runtime.notifier,
+        caller,
+        action=DISPATCH,
+        payload=body.model_dump(mode="json"),
+        channel=body.channel,
+        scheduled_at=when,
+        status="scheduled",
+        draining=runtime.draining,
+    )
+
+
+async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
+    """Send the message once; the result is DESIGN section 6's dispatch result."""
+    account = await _sending_account(ctx, body.account_id)
+    recipient = _recipient_key(body)
+    begun = await delivery.begin(ctx, channel=body.channel, recipient=recipient)
+    if begun.receipt is not None:  # an earlier attempt sent it and its outcome was recorded
+        return begun.receipt
+    settings = ctx.runtime.settings
+    adapter = channel_for(settings, **connect.adapter_arguments(account, settings.resolved_secret_key))
+    await ctx.progress("sending", 50.0)
+    try:
+        receipt = await adapter.send(_message(begun.delivery_id, body))
+    except ChannelError as error:
+        await delivery.fail(ctx, begun.delivery_id, error_code=error.code, sent_unknown=error.sent_unknown)
+        if error.code == "account_disconnected":
+            await _needs_reconnect(ctx, account.id)
+        raise JobFailure("delivery_unknown" if error.sent_unknown else error.code, error.detail) from None
+    result = dispatch_result(receipt, recipient)
+    await delivery.finish(ctx, begun.delivery_id, receipt=result)
+    return result
+
+
+def dispatch_result(receipt: DeliveryReceipt, recipient: str) -> dict[str, Any]:
+    return {
+        "kind": receipt.kind,
+        "provider": receipt.provider,
+        "provider_message_id": receipt.provider_message_id,
+        "recipient": recipient,
+        "delivered_at": iso(receipt.delivered_at),
+    }
+
+
+async def _sending_account(ctx: JobContext, account_id: str) -> connect.ConnectAccount:
+    """The account as it is now: one disconnected since the job was accepted sends nothing."""
+    async with transaction(ctx.sessionmaker) as session:
+        account = await session.get(connect.ConnectAccount, account_id)
+    if account is None or account.user_id != ctx.user_id or not connect.account_can_send(account):
+        raise JobFailure("account_disconnected")
+    return account
+
+
+async def _needs_reconnect(ctx: JobContext, account_id: str) -> None:
+    """The provider refused the account's credentials: the next dispatch gets 409 reconnect_required."""
+    async with transaction(ctx.sessionmaker) as session:
+        await connect.set_status(session, account_id, "reconnect_required")
+
+
+def _recipient_key(body: DispatchRequest) -> str:
+    recipient = body.recipient
+    return str(recipient.address or recipient.profile_url or recipient.phone)
+
+
+def _message(delivery_id: str, body: DispatchRequest) -> OutboundMessage:
+    content = body.content
+    return OutboundMessage(
+        delivery_id=delivery_id,
+        recipient=body.recipient.model_dump(exclude_none=True),
+        subject=content.subject,
+        text=content.text,
+        html=content.html,
+        attachments=[
+            Attachment(
+                a.filename, base64.b64decode(a.contentBase64), a.contentType or "application/octet-stream"
+            )
+            for a in content.attachments
+        ],
+    )
