@@ -25,6 +25,7 @@ from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.conformance import ResponseConformance
 from tests.support.lifespan import app_lifespan, asgi_client
+from tests.support.smtp import smtp_server  # noqa: F401  (a fixture for every test)
 
 # The capabilities' declarations (scopes, actions, features, body limits) and the test plugin's, as
 # every process installs them at start.

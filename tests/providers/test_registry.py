@@ -21,9 +21,9 @@ from leadwire.providers.sandbox_channels import (
 )
 from leadwire.providers.unipile import UnipileLinkedIn
 from leadwire.providers.whatsapp_cloud import WhatsAppCloud
-from tests.providers.test_smtp_channel import Inbox
 from tests.support.accounts import AccountFactory
 from tests.support.processes import free_port
+from tests.support.smtp import Inbox
 
 
 async def test_smtp_account_sends_through_its_server_with_the_decrypted_password(
