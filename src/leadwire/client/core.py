@@ -8,8 +8,12 @@ can never create a second job; 429 and 503 are retried after `Retry-After`; poll
 
 from __future__ import annotations
 
+import base64
+import mimetypes
+import os
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -63,6 +67,14 @@ def creation(path: str, body: dict[str, Any], *, idempotency_key: str | None, wa
     if wait is not None:
         headers["Prefer"] = f"wait={wait}"
     return Call("POST", path, json={k: v for k, v in body.items() if v is not None}, headers=headers)
+
+
+def attachment_from_file(path: str | os.PathLike[str], content_type: str | None = None) -> dict[str, str]:
+    """An attachment object for `dispatch` (`{filename, contentBase64, contentType}`) from a file."""
+    data = Path(path).read_bytes()
+    name = Path(path).name
+    guessed = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
+    return {"filename": name, "contentBase64": base64.b64encode(data).decode(), "contentType": guessed}
 
 
 def auth_headers(api_key: str) -> dict[str, str]:
