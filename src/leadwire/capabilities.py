@@ -8,6 +8,7 @@ import importlib
 from leadwire.accounts.capability import CAPABILITY as ACCOUNTS
 from leadwire.credits.capability import CAPABILITY as CREDITS
 from leadwire.customs.capability import CAPABILITY as CUSTOMS
+from leadwire.engagement.capability import CAPABILITY as ENGAGEMENT
 from leadwire.outreach.capability import CAPABILITY as OUTREACH
 from leadwire.platform.capability import Capability, install, plugin_capability
 from leadwire.platform.jobs.capability import CAPABILITY as JOBS
@@ -16,7 +17,16 @@ from leadwire.providers.registry import build_providers
 from leadwire.research.capability import CAPABILITY as RESEARCH
 from leadwire.websets.capability import CAPABILITY as WEBSETS
 
-CAPABILITIES: tuple[Capability, ...] = (ACCOUNTS, CREDITS, JOBS, OUTREACH, RESEARCH, CUSTOMS, WEBSETS)
+CAPABILITIES: tuple[Capability, ...] = (
+    ACCOUNTS,
+    CREDITS,
+    JOBS,
+    OUTREACH,
+    ENGAGEMENT,
+    RESEARCH,
+    CUSTOMS,
+    WEBSETS,
+)
 
 
 def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:

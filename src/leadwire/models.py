@@ -1,5 +1,6 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
+from leadwire.engagement import models as engagement_models
 from leadwire.platform import connect, delivery, idempotency_models, pacing, users
 from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
@@ -11,6 +12,7 @@ __all__ = [
     "billing_models",
     "connect",
     "delivery",
+    "engagement_models",
     "events_models",
     "idempotency_models",
     "jobs_models",

@@ -60,6 +60,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "get_job",
         "cancel_job",
         "dispatch_outreach",
+        "like_linkedin_post",
     }
 
 

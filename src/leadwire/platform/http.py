@@ -81,11 +81,14 @@ async def respond_with_job(
     idem: Idempotency,
     wait: int | None,
     item: Callable[[Job], Mapping[str, Any]] = creation_item,
+    refuse_finished: Callable[[Job], ApiError | None] | None = None,
 ) -> JSONResponse:
     """End the creation transaction (job + stored response), then honour `Prefer: wait`.
 
     200 with the terminal job when it finishes within the wait, else 202 with the job as created.
-    The idempotency record is updated to what was actually sent.
+    The idempotency record is updated to what was actually sent. `refuse_finished` may turn a job that
+    finished within the wait into an error response (v1 post likes: a failed like is 502); the key then
+    keeps the 202 creation response, since the job exists and a retry must not create another.
     """
     body = ok_item(item(job))
     status = 202
@@ -95,6 +98,10 @@ async def respond_with_job(
         seconds = min(wait, int(runtime.settings.prefer_wait_cap_seconds))
         headers["Preference-Applied"] = f"wait={seconds}"
         finished = await wait_for_terminal(runtime, job.id, seconds) if seconds > 0 else None
+        refusal = refuse_finished(finished) if finished is not None and refuse_finished else None
+        if refusal is not None:
+            refusal.headers = {**refusal.headers, **headers}
+            raise refusal
         if finished is not None:
             status, body = 200, ok_item(public_job(finished))
             await commit_rewrite(session, idem.claim, status=status, body=body)
