@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import typer
 
+from leadwire.client.cli import outreach_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
 
@@ -38,6 +39,30 @@ app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline s
 app.add_typer(
     sandbox_cli.ingest_app, name="ingest", help="Ingest your own companies, people, documents, posts."
 )
+app.add_typer(outreach_app, name="outreach")
+OUTBOX_CHANNELS = ("email", "linkedin", "whatsapp", "linkedin_likes")
+
+
+@sandbox_cli.sandbox_app.command("outbox")
+def sandbox_outbox(
+    channel: list[str] = typer.Option(
+        [], "--channel", help=f"one of {', '.join(OUTBOX_CHANNELS)} (repeatable; default all)"
+    ),
+    limit: int = typer.Option(20, "--limit", min=1, help="the newest N records"),
+) -> None:
+    """What the sandbox accounts delivered (JSON Lines, oldest first): messages, invitations, likes."""
+    from leadwire.providers.sandbox_channels import Outbox
+
+    unknown = sorted(set(channel) - set(OUTBOX_CHANNELS))
+    if unknown:
+        raise typer.BadParameter(f"unknown channel {unknown[0]!r}", param_hint="--channel")
+    outbox = Outbox(load_settings().data_dir)
+    records = [
+        {"channel": name, **record} for name in channel or OUTBOX_CHANNELS for record in outbox.read(name)
+    ]
+    records.sort(key=lambda r: str(r.get("sent_at") or r.get("liked_at") or ""))
+    for record in records[-limit:]:
+        typer.echo(json.dumps(record, ensure_ascii=False))
 
 
 def _emit(payload: dict[str, Any]) -> None:

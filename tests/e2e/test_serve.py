@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import stat
+import subprocess
 from pathlib import Path
 
 import httpx
 import pytest
 
 from leadwire.client import Leadwire, LeadwireError
-from tests.support.processes import free_port, leadwire_process, process_env, wait_ready
+from tests.support.processes import LEADWIRE, free_port, leadwire_process, process_env, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -130,3 +132,44 @@ def test_admin_cli_contract(tmp_path: Path) -> None:
     assert failed.returncode == 1 and "unknown plan" in failed.stderr.decode()
     db = (tmp_path / "var" / "leadwire.db").read_bytes()
     assert b"s3cret" not in db  # the SMTP password is stored encrypted
+
+
+def test_outreach_cli_sends_through_a_live_server_and_the_outbox_shows_it(tmp_path: Path) -> None:
+    data_dir = tmp_path / "var"
+    port = free_port()
+    env = process_env(data_dir, LEADWIRE_PORT=str(port))
+    base = f"http://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
+    with leadwire_process(["serve", "--no-build-world"], env, log) as process:
+        wait_ready(base, process, log)
+        key = (data_dir / "demo-api-key").read_text().strip()
+        with Leadwire(key, base) as sdk:
+            email_account = next(a for a in sdk.accounts() if a["channel"] == "email")["account_id"]
+        cli_env = {**env, "LEADWIRE_API_URL": base, "LEADWIRE_API_KEY": key}
+        attachment = tmp_path / "notes.txt"
+        attachment.write_text("agenda")
+        sent = subprocess.run(
+            [*LEADWIRE, "outreach", "send", "--account", email_account, "--channel", "email",
+             "--to", "jane@acme.example", "--subject", "Hello", "--text", "Hi Jane",
+             "--attach", str(attachment), "--wait", "20"],
+            env=cli_env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert sent.returncode == 0, sent.stderr
+        assert "outreach.dispatch  succeeded" in sent.stdout and "kind         message" in sent.stdout
+        refused = subprocess.run(
+            [*LEADWIRE, "outreach", "send", "--account", email_account, "--channel", "email",
+             "--to", "jane@acme.example", "--text", "no subject"],
+            env=cli_env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert refused.returncode == 1 and "400 content_subject_required" in refused.stderr
+    outbox = subprocess.run(
+        [*LEADWIRE, "sandbox", "outbox", "--channel", "email"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert outbox.returncode == 0, outbox.stderr
+    (record,) = [json.loads(line) for line in outbox.stdout.splitlines()]
+    assert record["channel"] == "email" and record["subject"] == "Hello"
+    assert record["attachments"] == [{"filename": "notes.txt", "content_type": "text/plain", "bytes": 6}]
