@@ -213,3 +213,12 @@ async def test_a_scheduled_dispatch_waits_for_its_slot(
         await worker.shutdown(grace_seconds=1.0)
         await task
     assert len(Outbox(runtime.settings.data_dir).read("whatsapp")) == 1
+
+
+async def test_paced_dispatches_waiting_for_their_slot_do_not_use_up_the_active_job_limit(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create(plan="free")  # 5 active jobs
+    account = await accounts.connect(owner.user_id, "email")
+    for _ in range(8):
+        assert_ok(await client.post(DISPATCH, json=email(account), headers=owner.headers), 202)

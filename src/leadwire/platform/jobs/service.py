@@ -17,7 +17,7 @@ from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, Job
+from leadwire.platform.jobs.models import CONCURRENT, PENDING, TERMINAL, Job
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
@@ -117,7 +117,7 @@ async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: i
     limit = caller.plan.max_active_jobs
     # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
     active_rows = (
-        select(Job.id).where(Job.user_id == caller.user_id, Job.status.in_(ACTIVE)).limit(limit).subquery()
+        select(Job.id).where(Job.user_id == caller.user_id, Job.status.in_(CONCURRENT)).limit(limit).subquery()
     )
     active = await session.scalar(select(func.count()).select_from(active_rows))
     if (active or 0) + adding > limit:
