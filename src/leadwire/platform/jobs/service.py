@@ -117,7 +117,10 @@ async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: i
     limit = caller.plan.max_active_jobs
     # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
     active_rows = (
-        select(Job.id).where(Job.user_id == caller.user_id, Job.status.in_(CONCURRENT)).limit(limit).subquery()
+        select(Job.id)
+        .where(Job.user_id == caller.user_id, Job.status.in_(CONCURRENT))
+        .limit(limit)
+        .subquery()
     )
     active = await session.scalar(select(func.count()).select_from(active_rows))
     if (active or 0) + adding > limit:
