@@ -3,7 +3,8 @@
 The threshold was chosen with `bench/post_like_relevance.py` on the sandbox world (en and zh
 (profile, topic) pairs): the highest value that keeps at least 90 % of posted-about topics picked
 correctly in both languages. Similarities of this model between a short topic and a whole post are
-low in absolute terms (a matching post scores ~0.1-0.5), so the threshold is low too.
+low in absolute terms (a matching post scores ~0.1-0.5), so the threshold is low and skips only
+clearly unrelated content (at 0.03: en accuracy 0.902, zh 0.958 on the small world, seed 7).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from leadwire.search.embed import encode
 
-THRESHOLD = 0.05
+THRESHOLD = 0.03
 
 P = TypeVar("P")
 
@@ -36,9 +37,10 @@ def similarities(topic: str, texts: Sequence[str]) -> list[float]:
 
 
 def ranked(
-    topic: str, items: Sequence[P], texts: Sequence[str], threshold: float = THRESHOLD
+    topic: str, items: Sequence[P], texts: Sequence[str], threshold: float | None = None
 ) -> list[Scored[P]]:
     """The items whose text reaches the threshold, most relevant first (ties: the earlier, i.e. newer)."""
+    floor = THRESHOLD if threshold is None else threshold  # read at call time: tests may raise it
     scores = similarities(topic, texts)
     order: list[int] = np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable").tolist()
-    return [Scored(items[i], scores[i]) for i in order if scores[i] >= threshold]
+    return [Scored(items[i], scores[i]) for i in order if scores[i] >= floor]
