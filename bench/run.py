@@ -30,6 +30,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("search_quality.py", []),
     ("search_latency.py", []),
     ("hierarchy_quality.py", []),
+    ("post_like_relevance.py", []),
     ("contacts_latency.py", []),
     ("serve_startup.py", []),
     ("jobs_throughput.py", []),
