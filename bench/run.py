@@ -36,6 +36,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("jobs_throughput.py", []),
     ("prefer_wait_lag.py", []),
     ("job_read_rps.py", []),
+    ("dispatch.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")
