@@ -12,10 +12,7 @@ from leadwire.platform.db import Base, JsonType, UtcDateTime
 
 PENDING = ("queued", "scheduled")
 ACTIVE = ("queued", "scheduled", "running", "settling")
-# What the active-job concurrency limit counts: work waiting for a worker or under way. A `scheduled`
-# job waits for its pacing slot (outreach), already spaced one interval apart per channel, so a batch
-# of paced sends does not use up the account's concurrency.
-CONCURRENT = ("queued", "running", "settling")
+UNDER_WAY = ("running", "settling")
 TERMINAL = ("succeeded", "failed", "cancelled")
 STATUSES = (*ACTIVE, *TERMINAL)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.auth import Caller
@@ -17,7 +17,7 @@ from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import CONCURRENT, PENDING, TERMINAL, Job
+from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
@@ -114,14 +114,15 @@ def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
 
 
 async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: int = 1) -> None:
+    """The active-job limit counts work under way or due now. A job waiting for a later slot (paced
+    outreach: already one interval apart per channel) is not concurrent work, so a paced batch of sends
+    does not use up the account's concurrency."""
     limit = caller.plan.max_active_jobs
-    # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
-    active_rows = (
-        select(Job.id)
-        .where(Job.user_id == caller.user_id, Job.status.in_(CONCURRENT))
-        .limit(limit)
-        .subquery()
+    active_or_due = or_(
+        Job.status.in_(UNDER_WAY), and_(Job.status.in_(PENDING), Job.scheduled_at <= utcnow())
     )
+    # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
+    active_rows = select(Job.id).where(Job.user_id == caller.user_id, active_or_due).limit(limit).subquery()
     active = await session.scalar(select(func.count()).select_from(active_rows))
     if (active or 0) + adding > limit:
         raise ApiError(
