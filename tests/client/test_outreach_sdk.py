@@ -53,3 +53,17 @@ def test_an_unknown_version_is_refused_before_any_request() -> None:
 
     with Leadwire("lw_live_x", "http://127.0.0.1:9") as sdk, pytest.raises(ValueError):
         sdk.dispatch("acct", "email", {}, {}, version="v3")
+
+
+def test_a_waited_call_outlasts_its_wait_and_action_failed_is_never_retried() -> None:
+    from leadwire.client.core import LeadwireError, creation, should_retry
+
+    call = creation("/api/v1/outreach/linkedin/post-likes", {"content": "x"}, idempotency_key=None, wait=55)
+    assert (
+        call.request["timeout"] >= 55 + 10
+        and call.headers is not None
+        and call.headers["Prefer"] == "wait=55"
+    )
+    assert "timeout" not in creation("/p", {}, idempotency_key=None, wait=None).request
+    assert should_retry(LeadwireError(502, "action_failed"), 0, 3) is None  # the v1 like failed: an answer
+    assert should_retry(LeadwireError(502, "invalid_response"), 0, 3) is not None  # a proxy's 502: retry

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from email.utils import getaddresses
 from typing import Any
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from leadwire.providers.channels import Attachment, ChannelError, OutboundMessage
 from leadwire.providers.smtp import SmtpEmailChannel
@@ -73,3 +75,36 @@ async def test_unreachable_server_is_provider_unavailable() -> None:
     with pytest.raises(ChannelError) as caught:
         await _channel(free_port()).send(OutboundMessage("dlv_3", {"address": "a@b.example"}, "s", "t"))
     assert caught.value.code == "provider_unavailable" and not caught.value.sent_unknown
+
+
+class DropsDuringData:
+    """Accepts the envelope, then cuts the connection while the message is being handed over."""
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        server.transport.close()
+        return "250 OK"
+
+
+async def test_a_connection_cut_during_data_is_sent_unknown() -> None:
+    port = free_port()
+    controller = Controller(DropsDuringData(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        with pytest.raises(ChannelError) as caught:
+            channel = _channel(port, username=None, password=None)
+            await channel.send(OutboundMessage("dlv_cut", {"address": "jane@acme.example"}, "s", "t"))
+    finally:
+        controller.stop()
+    # The server may have queued it: the job must fail delivery_unknown rather than let a retry resend.
+    assert caught.value.code == "provider_error" and caught.value.sent_unknown is True
+
+
+async def test_a_display_name_cannot_add_a_recipient(smtp_server: tuple[Inbox, int]) -> None:
+    inbox, port = smtp_server
+    name = "Ünïcode, evil@x.example <evil@x.example>"
+    await _channel(port).send(
+        OutboundMessage("dlv_n", {"address": "jane@acme.example", "name": name}, "s", "t")
+    )
+    [(envelope, received)] = inbox.messages
+    assert envelope.rcpt_tos == ["jane@acme.example"]
+    assert [address for _, address in getaddresses(received.get_all("To", []))] == ["jane@acme.example"]

@@ -397,3 +397,23 @@ async def test_a_shared_client_is_used_and_the_dsn_may_carry_a_scheme() -> None:
     async with httpx.AsyncClient() as client:
         profile = await UnipileLinkedIn(f"https://{DSN}/", KEY, ACCOUNT, client=client).profile(PROFILE_URL)
     assert lookup.called and profile.connected and profile.provider_id == PROVIDER_ID
+
+
+@respx.mock
+async def test_a_file_to_someone_not_connected_is_refused_not_dropped(unipile: UnipileLinkedIn) -> None:
+    mock_profile("SECOND_DEGREE")
+    invite = respx.post(f"{BASE}/users/invite")
+    pdf = Attachment("brochure.pdf", b"%PDF-1.7", "application/pdf")
+    with pytest.raises(ChannelError) as caught:
+        await unipile.send(message("Hi", attachments=[pdf]))
+    assert caught.value.code == "invitation_attachment_unsupported" and caught.value.sent_unknown is False
+    assert not invite.called
+
+
+@respx.mock
+async def test_a_2xx_without_json_to_an_acting_call_is_sent_unknown(unipile: UnipileLinkedIn) -> None:
+    mock_profile()
+    respx.post(f"{BASE}/chats").mock(return_value=httpx.Response(201, text="<html>ok</html>"))
+    with pytest.raises(ChannelError) as caught:
+        await unipile.send(message())
+    assert caught.value.code == "provider_error" and caught.value.sent_unknown is True

@@ -20,6 +20,7 @@ import httpx
 
 TERMINAL = ("succeeded", "failed", "cancelled")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+WAIT_MARGIN_SECONDS = 15.0
 RETRY_STATUSES = (429, 502, 503, 504)
 
 
@@ -49,24 +50,31 @@ class Call:
     params: dict[str, Any] | None = None
     headers: dict[str, str] | None = None
     unwrap: str = "item"  # the part of the success envelope the caller gets
+    timeout: float | None = None  # seconds for this call when it must outlast the client's default
 
     @property
     def request(self) -> dict[str, Any]:
         """The keyword arguments of `httpx.Client.request` for this call."""
-        return {
+        arguments: dict[str, Any] = {
             "method": self.method,
             "url": self.path,
             "json": self.json,
             "params": self.params,
             "headers": self.headers,
         }
+        if self.timeout is not None:
+            arguments["timeout"] = self.timeout
+        return arguments
 
 
 def creation(path: str, body: dict[str, Any], *, idempotency_key: str | None, wait: int | None) -> Call:
     headers = {"Idempotency-Key": idempotency_key or f"sdk-{uuid.uuid4()}"}
+    timeout = None
     if wait is not None:
         headers["Prefer"] = f"wait={wait}"
-    return Call("POST", path, json={k: v for k, v in body.items() if v is not None}, headers=headers)
+        timeout = max(30.0, wait + WAIT_MARGIN_SECONDS)  # the server may hold the answer `wait` seconds
+    body = {k: v for k, v in body.items() if v is not None}
+    return Call("POST", path, json=body, headers=headers, timeout=timeout)
 
 
 def attachment_from_file(path: str | os.PathLike[str], content_type: str | None = None) -> dict[str, str]:
@@ -139,7 +147,7 @@ class Connection(Generic[H]):
 
 def should_retry(error: LeadwireError, attempt: int, max_retries: int) -> float | None:
     """Seconds to wait before the next attempt, or None to give up."""
-    if attempt >= max_retries:
+    if attempt >= max_retries or error.code == "action_failed":  # Leadwire's own 502 is an answer
         return None
     if error.status == 0 or error.status in RETRY_STATUSES:
         return error.retry_after if error.retry_after is not None else min(8.0, 0.5 * 2**attempt)

@@ -17,7 +17,7 @@ from leadwire.platform import connect, delivery
 from leadwire.platform.auth import Caller
 from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.pacing import next_slot
@@ -131,13 +131,11 @@ async def _account_and_earlier_like(
 ) -> tuple[connect.ConnectAccount, EngagementLike | None]:
     """The account as it is now (one disconnected since the job was accepted likes nothing), and the
     like an earlier attempt of this job recorded, if any."""
+    account = await connect.account_for_job(ctx, account_id)
     async with transaction(ctx.sessionmaker) as session:
-        account = await session.get(connect.ConnectAccount, account_id)
         earlier = (
             await session.execute(select(EngagementLike).where(EngagementLike.job_id == ctx.job_id))
         ).scalar_one_or_none()
-    if account is None or account.user_id != ctx.user_id or not connect.account_can_send(account):
-        raise JobFailure("account_disconnected")
     return account, earlier
 
 
@@ -220,10 +218,9 @@ async def _guard(ctx: JobContext, account_id: str, call: Awaitable[list[LinkedIn
 
 async def _channel_failure(ctx: JobContext, account_id: str, error: ChannelError) -> NoReturn:
     """Fail the job with the adapter's public code; a refused account must be reconnected first."""
-    if error.code == "account_disconnected":
-        async with transaction(ctx.sessionmaker) as session:
-            await connect.set_status(session, account_id, "reconnect_required")
-    raise JobFailure("delivery_unknown" if error.sent_unknown else error.code, error.detail) from None
+    await connect.fail_action(
+        ctx, account_id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
+    )
 
 
 async def _forget_like(ctx: JobContext, account_id: str, post_id: str) -> None:

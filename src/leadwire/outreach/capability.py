@@ -4,8 +4,9 @@ engagement capability's). Spec section 8 sets the dispatch body limit."""
 from __future__ import annotations
 
 from leadwire.outreach import jobs, mcp, routes
-from leadwire.outreach.schemas import DISPATCH_BODY_LIMIT
 from leadwire.platform.capability import Capability, Feature
+
+DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
 
 CAPABILITY = Capability(
     name="outreach",

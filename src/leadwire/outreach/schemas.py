@@ -25,11 +25,9 @@ from leadwire.providers.channels import linkedin_profile_url
 
 ChannelName = Literal["email", "linkedin", "whatsapp"]
 CHANNELS = ("email", "linkedin", "whatsapp")
-DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
 # LinkedIn and WhatsApp carry one file per message; an email several.
 MAX_ATTACHMENTS = {"email": 10, "linkedin": 1, "whatsapp": 1}
 _CONTENT_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")
-_LINE_BREAKS = ("\r", "\n")
 
 
 class AttachmentIn(BaseModel):
@@ -79,9 +77,8 @@ def _check(data: dict[str, Any]) -> dict[str, Any]:
         raise ApiError("invalid_channel", param="channel")
     if data.get("action") != "outreach":
         raise ApiError("invalid_action", param="action")
-    recipient = _object(data.get("recipient"), "recipient")
+    checked_recipient = _RECIPIENT_RULES[channel](_object(data.get("recipient"), "recipient"))
     content = _object(data.get("content"), "content")
-    checked_recipient = _RECIPIENT_RULES[channel](recipient)
     attachments = _attachments(content, channel)
     checked_content = _content(content, channel, attachments)
     return {
@@ -108,8 +105,8 @@ def _text(value: Any, param: str, *, single_line: bool = False) -> str | None:
         return None
     if not isinstance(value, str):
         raise ApiError("invalid_request", param=param, detail="must be a string")
-    if single_line and any(c in value for c in _LINE_BREAKS):
-        raise ApiError("invalid_request", param=param, detail="must not contain line breaks")
+    if single_line and not value.isprintable():  # CR, LF, VT, FF, NEL, U+2028 ... could fold a header
+        raise ApiError("invalid_request", param=param, detail="must be one line of printable text")
     return value if value.strip() else None
 
 
@@ -118,9 +115,11 @@ def _email_recipient(recipient: dict[str, Any]) -> dict[str, Any]:
     if address is None:
         raise ApiError("recipient_address_required", param="recipient.address")
     try:
-        normalised = validate_email(address.strip(), check_deliverability=False).normalized
+        # ASCII addresses (an internationalised domain in its IDNA form): SMTPUTF8 is not assumed.
+        checked = validate_email(address.strip(), check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError:
         raise ApiError("invalid_request", param="recipient.address", detail="not an email address") from None
+    normalised = checked.ascii_email or checked.normalized
     name = _text(recipient.get("name"), "recipient.name", single_line=True)
     return {"address": normalised, "name": name.strip() if name else None}
 
@@ -140,7 +139,10 @@ def _whatsapp_recipient(recipient: dict[str, Any]) -> dict[str, Any]:
     if phone is None:
         raise ApiError("recipient_phone_required", param="recipient.phone")
     try:
-        number = phonenumbers.parse(phone.strip(), None)
+        international = phone.strip()
+        if international.startswith("00"):  # the international prefix written out
+            international = "+" + international[2:]
+        number = phonenumbers.parse(international, None)
     except phonenumbers.NumberParseException:
         number = None
     if number is None or not phonenumbers.is_valid_number(number):
@@ -158,8 +160,8 @@ _RECIPIENT_RULES = {
 
 
 def _attachments(content: dict[str, Any], channel: str) -> list[dict[str, Any]]:
-    """`content.attachments` (a list) and/or `content.attachment` (one object), checked and decoded
-    sizes summed; a bad object is `attachment_invalid`, a bad list or total `attachments_invalid`."""
+    """`content.attachments` (a list) and/or `content.attachment` (one object), each checked; a bad object
+    is `attachment_invalid`, a bad list or too many for the channel `attachments_invalid`."""
     listed = content.get("attachments")
     if listed is not None and not isinstance(listed, list):
         raise ApiError("attachments_invalid", param="content.attachments", detail="must be a list")
@@ -169,13 +171,11 @@ def _attachments(content: dict[str, Any], channel: str) -> list[dict[str, Any]]:
     if len(found) > MAX_ATTACHMENTS[channel]:
         detail = f"{channel} carries at most {MAX_ATTACHMENTS[channel]} attachment(s)"
         raise ApiError("attachments_invalid", param="content.attachments", detail=detail)
-    checked = [_attachment(value, param) for param, value in found]
-    if sum(size for _, size in checked) > DISPATCH_BODY_LIMIT:
-        raise ApiError("attachments_invalid", param="content.attachments", detail="over 12 MB decoded")
-    return [attachment for attachment, _ in checked]
+    # No decoded-size rule: base64 is larger than what it encodes, so the 12 MB body limit bounds it.
+    return [_attachment(value, param) for param, value in found]
 
 
-def _attachment(value: Any, param: str) -> tuple[dict[str, Any], int]:
+def _attachment(value: Any, param: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ApiError("attachment_invalid", param=param, detail="must be an object")
     filename = safe_filename(value.get("filename"))
@@ -185,15 +185,19 @@ def _attachment(value: Any, param: str) -> tuple[dict[str, Any], int]:
     try:
         if not isinstance(encoded, str) or not encoded:
             raise ValueError
-        size = len(base64.b64decode(encoded, validate=True))
+        base64.b64decode(encoded, validate=True)
     except (ValueError, binascii.Error):
         raise ApiError("attachment_invalid", param=f"{param}.contentBase64", detail="not base64") from None
     content_type = value.get("contentType")
     if content_type is None:
         content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
-    if not isinstance(content_type, str) or not _CONTENT_TYPE.match(content_type):
+    if (
+        not isinstance(content_type, str)
+        or not _CONTENT_TYPE.match(content_type)
+        or content_type.lower().startswith(("multipart/", "message/"))  # a file is a leaf part
+    ):
         raise ApiError("attachment_invalid", param=f"{param}.contentType", detail="a MIME type like text/csv")
-    return {"filename": filename, "contentBase64": encoded, "contentType": content_type.lower()}, size
+    return {"filename": filename, "contentBase64": encoded, "contentType": content_type.lower()}
 
 
 def safe_filename(value: Any) -> str | None:

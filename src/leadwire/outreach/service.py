@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform import connect, delivery, pacing
 from leadwire.platform.auth import Caller
-from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job
@@ -61,21 +60,26 @@ async def start_dispatch(
 
 async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
     """Send the message once; the result is DESIGN section 6's dispatch result."""
-    account = await _sending_account(ctx, body.account_id)
+    account = await connect.account_for_job(ctx, body.account_id)
+    settings = ctx.runtime.settings
+    # Built before the delivery record: a bad account setting fails the job with nothing recorded.
+    adapter = channel_for(settings, **connect.adapter_arguments(account, settings.resolved_secret_key))
     recipient = _recipient_key(body)
     begun = await delivery.begin(ctx, channel=body.channel, recipient=recipient)
     if begun.receipt is not None:  # an earlier attempt sent it and its outcome was recorded
         return begun.receipt
-    settings = ctx.runtime.settings
-    adapter = channel_for(settings, **connect.adapter_arguments(account, settings.resolved_secret_key))
     await ctx.progress("sending", 50.0)
     try:
         receipt = await adapter.send(_message(begun.delivery_id, body))
     except ChannelError as error:
         await delivery.fail(ctx, begun.delivery_id, error_code=error.code, sent_unknown=error.sent_unknown)
-        if error.code == "account_disconnected":
-            await _needs_reconnect(ctx, account.id)
-        raise JobFailure("delivery_unknown" if error.sent_unknown else error.code, error.detail) from None
+        await connect.fail_action(
+            ctx, account.id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
+        )
+    except Exception:
+        # Anything unforeseen once the provider may have the message: never let a retry send again.
+        await delivery.fail(ctx, begun.delivery_id, error_code="provider_error", sent_unknown=True)
+        raise JobFailure("delivery_unknown") from None
     result = dispatch_result(receipt, recipient)
     await delivery.finish(ctx, begun.delivery_id, receipt=result)
     return result
@@ -89,21 +93,6 @@ def dispatch_result(receipt: DeliveryReceipt, recipient: str) -> dict[str, Any]:
         "recipient": recipient,
         "delivered_at": iso(receipt.delivered_at),
     }
-
-
-async def _sending_account(ctx: JobContext, account_id: str) -> connect.ConnectAccount:
-    """The account as it is now: one disconnected since the job was accepted sends nothing."""
-    async with transaction(ctx.sessionmaker) as session:
-        account = await session.get(connect.ConnectAccount, account_id)
-    if account is None or account.user_id != ctx.user_id or not connect.account_can_send(account):
-        raise JobFailure("account_disconnected")
-    return account
-
-
-async def _needs_reconnect(ctx: JobContext, account_id: str) -> None:
-    """The provider refused the account's credentials: the next dispatch gets 409 reconnect_required."""
-    async with transaction(ctx.sessionmaker) as session:
-        await connect.set_status(session, account_id, "reconnect_required")
 
 
 def _recipient_key(body: DispatchRequest) -> str:

@@ -8,16 +8,17 @@ secret are kept in clear, secrets Fernet-encrypted with the instance key (`platf
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.crypto import SecretBox
-from leadwire.platform.db import Base, JsonType, UtcDateTime
+from leadwire.platform.db import Base, JsonType, UtcDateTime, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
+from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import User
 
@@ -150,3 +151,26 @@ def adapter_arguments(account: ConnectAccount, secret_key: str) -> dict[str, Any
         "account_settings": account.settings,
         "secret": secret,
     }
+
+
+async def account_for_job(ctx: JobContext, account_id: str) -> ConnectAccount:
+    """The account a job acts through, as it is now: one disconnected (or gone) since the job was
+    accepted acts for nobody, and the job fails `account_disconnected`."""
+    async with transaction(ctx.sessionmaker) as session:
+        account = await session.get(ConnectAccount, account_id)
+    if account is None or account.user_id != ctx.user_id or not account_can_send(account):
+        raise JobFailure("account_disconnected")
+    return account
+
+
+async def fail_action(
+    ctx: JobContext, account_id: str, *, code: str, sent_unknown: bool, detail: str | None = None
+) -> NoReturn:
+    """Fail a job whose provider call failed: `delivery_unknown` when the provider may have acted, else
+    its code; a refused account is marked `reconnect_required` so the next request gets the 409."""
+    if code == "account_disconnected":
+        async with transaction(ctx.sessionmaker) as session:
+            account = await session.get(ConnectAccount, account_id)
+            if account is not None:
+                account.status, account.updated_at = "reconnect_required", utcnow()
+    raise JobFailure("delivery_unknown" if sent_unknown else code, detail)

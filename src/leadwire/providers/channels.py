@@ -23,6 +23,7 @@ CHANNEL_ERROR_CODES = frozenset(
         "provider_rejected",  # the upstream refused the message itself
         "whatsapp_reengagement_required",  # outside WhatsApp's 24-hour customer-service window
         "invitation_note_too_long",  # a LinkedIn invitation note over 300 characters
+        "invitation_attachment_unsupported",  # a file to someone not yet connected on LinkedIn
         "provider_error",
     }
 )

@@ -126,6 +126,8 @@ class SandboxLinkedIn:
             )
             return _receipt("message", message)
         note = (message.text or "").strip()
+        if message.attachments:  # as LinkedIn: an invitation carries a note only
+            raise ChannelError("invitation_attachment_unsupported", "a connection request cannot carry files")
         if len(note) > NOTE_LIMIT:  # as LinkedIn: a note is refused, not cut short
             raise ChannelError("invitation_note_too_long", f"invitation note over {NOTE_LIMIT} chars")
         await self.outbox.append(

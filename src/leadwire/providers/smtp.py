@@ -1,14 +1,17 @@
 """Email through an SMTP server (aiosmtplib): STARTTLS, implicit TLS or plain, with optional AUTH.
 
-The delivery id becomes the Message-ID, so the message is recognisable downstream. Only failures before
-the server accepted DATA are certain not to have sent; a failure after that is reported `sent_unknown`.
+The delivery id becomes the Message-ID, so the message is recognisable downstream. A failure while
+connecting, negotiating TLS or authenticating is certain not to have sent; once the transaction has
+begun, only the server's own refusal (recipient, sender, data) is certain, and a dropped connection or
+a timeout is reported `sent_unknown` — the server may already have queued the message.
 """
 
 from __future__ import annotations
 
 import ssl
+from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import formataddr, make_msgid
+from email.utils import make_msgid
 
 import aiosmtplib
 
@@ -33,7 +36,7 @@ class SmtpEmailChannel:
         if tls not in ("starttls", "tls", "none"):
             raise ValueError("tls must be starttls, tls or none")
         self._host, self._port = host, port
-        self._from = formataddr((from_name, from_address)) if from_name else from_address
+        self._from = Address(display_name=from_name or "", addr_spec=from_address)
         self._from_domain = from_address.rpartition("@")[2] or "localhost"
         self._username, self._password = username, password
         self._tls, self._timeout, self._context = tls, timeout, tls_context
@@ -43,7 +46,9 @@ class SmtpEmailChannel:
         email["From"] = self._from
         address = str(message.recipient["address"])
         name = message.recipient.get("name")
-        email["To"] = formataddr((str(name), address)) if name else address
+        # Address encodes any display name as one encoded word: a name holding a comma, `@` or `<>` can
+        # never read as a second recipient (formataddr loses its quotes once the name is non-ASCII).
+        email["To"] = Address(display_name=str(name or ""), addr_spec=address)
         email["Subject"] = message.subject or ""
         email["Message-ID"] = make_msgid(idstring=message.delivery_id, domain=self._from_domain)
         email.set_content(message.text or "")
@@ -61,31 +66,33 @@ class SmtpEmailChannel:
 
     async def send(self, message: OutboundMessage) -> DeliveryReceipt:
         email = self.build(message)
+        client = aiosmtplib.SMTP(
+            hostname=self._host,
+            port=self._port,
+            username=self._username,
+            password=self._password,
+            use_tls=self._tls == "tls",
+            start_tls=self._tls == "starttls",
+            timeout=self._timeout,
+            tls_context=self._context,
+        )
         try:
-            await aiosmtplib.send(
-                email,
-                hostname=self._host,
-                port=self._port,
-                username=self._username,
-                password=self._password,
-                use_tls=self._tls == "tls",
-                start_tls=self._tls == "starttls",
-                timeout=self._timeout,
-                tls_context=self._context,
-            )
+            await client.connect()  # connect, TLS and AUTH: nothing can have been sent yet
         except aiosmtplib.SMTPAuthenticationError as exc:
             raise ChannelError("account_disconnected", exc.message) from None
+        except (aiosmtplib.SMTPException, OSError) as exc:
+            raise ChannelError("provider_unavailable", type(exc).__name__) from None
+        try:
+            await client.send_message(email)
         except aiosmtplib.SMTPRecipientsRefused as exc:
             raise ChannelError("recipient_not_found", str(exc)) from None
-        except aiosmtplib.SMTPDataError as exc:
-            raise ChannelError("provider_rejected", exc.message) from None
-        except (aiosmtplib.SMTPConnectError, aiosmtplib.SMTPConnectTimeoutError, OSError) as exc:
-            raise ChannelError("provider_unavailable", type(exc).__name__) from None
-        except aiosmtplib.SMTPServerDisconnected as exc:
-            # The connection dropped mid-conversation: the server may already have queued the message.
-            raise ChannelError("provider_error", str(exc), sent_unknown=True) from None
-        except aiosmtplib.SMTPException as exc:
-            raise ChannelError("provider_error", str(exc)) from None
+        except (aiosmtplib.SMTPSenderRefused, aiosmtplib.SMTPDataError) as exc:
+            raise ChannelError("provider_rejected", str(exc)) from None
+        except (aiosmtplib.SMTPException, OSError) as exc:
+            # Cut or timed out mid-transaction: the server may have queued the message already.
+            raise ChannelError("provider_error", type(exc).__name__, sent_unknown=True) from None
+        finally:
+            client.close()
         return DeliveryReceipt(
             kind="message",
             provider="smtp",

@@ -84,6 +84,8 @@ class UnipileLinkedIn:
                 raise ChannelError("provider_rejected", "a LinkedIn message needs text or an attachment")
             chat = await self.start_chat(profile.provider_id, text, message.attachments)
             return self._receipt("message", _first_str(chat, "message_id", "chat_id"))
+        if message.attachments:  # an invitation carries a note only: refuse rather than drop the file
+            raise ChannelError("invitation_attachment_unsupported", "a connection request cannot carry files")
         invitation = await self.invite(profile.provider_id, text or None)
         return self._receipt("connection_request", _first_str(invitation, "invitation_id"))
 
@@ -179,10 +181,9 @@ class UnipileLinkedIn:
             payload = response.json()
         except ValueError:
             payload = None
-        if not isinstance(payload, dict):
-            raise ChannelError(
-                "provider_error", f"HTTP {response.status_code}: response is not a JSON object"
-            )
+        if not isinstance(payload, dict):  # a 2xx to an acting POST: it may well have happened
+            detail = f"HTTP {response.status_code}: response is not a JSON object"
+            raise ChannelError("provider_error", detail, sent_unknown=acts)
         return payload
 
     def _status_error(self, response: httpx.Response, *, acts: bool, missing: str) -> ChannelError:
