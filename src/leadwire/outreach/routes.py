@@ -13,7 +13,6 @@ from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.body import json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
 from leadwire.platform.jobs import service as jobs
 from leadwire.platform.jobs.views import public_job
@@ -89,7 +88,6 @@ async def get_outreach_job_v1(
     caller: OutreachJobReader,
     job_id: str = Path(description="job id from a creation response"),
 ) -> JSONResponse:
-    job = await jobs.get_owned_job(session, caller, job_id)
-    if not job.action.startswith("outreach."):  # dispatches and post likes: v1 knows no other job
-        raise ApiError("task_not_found")
+    # Dispatches and post likes: v1 knows no other job, so another one is not found (before any scope).
+    job = await jobs.get_owned_job(session, caller, job_id, actions=lambda a: a.startswith("outreach."))
     return json_response(ok_item(public_job(job)))

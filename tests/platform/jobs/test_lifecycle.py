@@ -167,6 +167,10 @@ async def test_v1_outreach_job_lookup_hides_other_actions(
     assert_error(
         await client.get(f"/api/v1/outreach/jobs/{job_id}", headers=acct.headers), 404, "task_not_found"
     )
+    # Also for a key that could not read that job at all: v1 does not know the job, it is not forbidden.
+    outreach_only = await accounts.key(acct.user_id, scopes=["outreach:read"])
+    response = await client.get(f"/api/v1/outreach/jobs/{job_id}", headers=outreach_only.headers)
+    assert_error(response, 404, "task_not_found")
 
 
 async def test_scheduled_job_waits_for_its_time(

@@ -6,6 +6,7 @@ row commit together or not at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -130,10 +131,18 @@ async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: i
         )
 
 
-async def get_owned_job(session: AsyncSession, caller: Caller, job_id: str, *, write: bool = False) -> Job:
-    """The caller's job, or 404 `task_not_found`; 403 when the key lacks the capability's scope."""
+async def get_owned_job(
+    session: AsyncSession,
+    caller: Caller,
+    job_id: str,
+    *,
+    write: bool = False,
+    actions: Callable[[str], bool] | None = None,
+) -> Job:
+    """The caller's job, or 404 `task_not_found` (also for a job outside `actions`, where a route
+    serves only some actions); 403 when the key lacks the capability's scope."""
     job = await session.get(Job, job_id) if len(job_id) <= 64 else None
-    if job is None or job.user_id != caller.user_id:
+    if job is None or job.user_id != caller.user_id or (actions is not None and not actions(job.action)):
         raise ApiError("task_not_found")
     spec = registry.find(job.action)
     capability = spec.capability if spec else job.action.split(".")[0]
