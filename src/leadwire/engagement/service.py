@@ -19,8 +19,7 @@ from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.jobs.service import create_job
-from leadwire.platform.pacing import next_slot
+from leadwire.platform.pacing import create_paced_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.channels import ChannelError, LinkedInPost
@@ -78,23 +77,16 @@ async def start(
     """Create the post-like job (status `queued`) at the account's next LinkedIn slot, in the request's
     transaction: a refused creation frees the slot with everything else."""
     account = await choose_account(session, caller.user_id, body.account_id, version=version)
-    when = await next_slot(
-        session,
-        user_id=caller.user_id,
-        channel=CHANNEL,
-        interval_seconds=body.min_channel_task_interval_seconds,
-    )
     payload = {**body.model_dump(), "account_id": account.id, "api_version": version}
-    return await create_job(
+    return await create_paced_job(
         session,
-        runtime.notifier,
+        runtime,
         caller,
         action=POST_LIKE,
         payload=payload,
         channel=CHANNEL,
-        scheduled_at=when,
+        interval_seconds=body.min_channel_task_interval_seconds,
         status="queued",
-        draining=runtime.draining,
     )
 
 

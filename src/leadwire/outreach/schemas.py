@@ -19,12 +19,12 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import BaseModel, Field, model_validator
 
 from leadwire.platform.body import RequestModel
+from leadwire.platform.connect import CHANNELS
 from leadwire.platform.errors import ApiError
 from leadwire.platform.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
 from leadwire.providers.channels import linkedin_profile_url
 
 ChannelName = Literal["email", "linkedin", "whatsapp"]
-CHANNELS = ("email", "linkedin", "whatsapp")
 # LinkedIn and WhatsApp carry one file per message; an email several.
 MAX_ATTACHMENTS = {"email": 10, "linkedin": 1, "whatsapp": 1}
 _CONTENT_TYPE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$")

@@ -19,7 +19,6 @@ from leadwire.platform.auth import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.jobs.service import create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
@@ -39,22 +38,15 @@ async def start_dispatch(
             "invalid_channel", param="channel", detail=f"account {account.id} is {account.channel}"
         )
     connect.require_sendable(account)
-    when = await pacing.next_slot(
+    return await pacing.create_paced_job(
         session,
-        user_id=caller.user_id,
-        channel=body.channel,
-        interval_seconds=body.min_channel_task_interval_seconds,
-    )
-    return await create_job(
-        session,
-        runtime.notifier,
+        runtime,
         caller,
         action=DISPATCH,
         payload=body.model_dump(mode="json"),
         channel=body.channel,
-        scheduled_at=when,
+        interval_seconds=body.min_channel_task_interval_seconds,
         status="scheduled",
-        draining=runtime.draining,
     )
 
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import ForeignKey, String, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from leadwire.platform.auth import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.service import create_job
+from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 
 MIN_INTERVAL_SECONDS = 60
@@ -53,3 +58,32 @@ async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interv
     slot.last_scheduled_at = when
     await session.flush()
     return when
+
+
+async def create_paced_job(
+    session: AsyncSession,
+    runtime: Runtime,
+    caller: Caller,
+    *,
+    action: str,
+    payload: dict[str, Any],
+    channel: str,
+    interval_seconds: int,
+    status: str,
+) -> Job:
+    """A job that acts on a channel, created at the channel's next slot in the request's transaction
+    (a refused creation gives the slot back with everything else)."""
+    when = await next_slot(
+        session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
+    )
+    return await create_job(
+        session,
+        runtime.notifier,
+        caller,
+        action=action,
+        payload=payload,
+        channel=channel,
+        scheduled_at=when,
+        status=status,
+        draining=runtime.draining,
+    )
