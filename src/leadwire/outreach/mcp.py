@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.mcp_tools import Integer, Object, Text, ToolKit
 from leadwire.platform.schemas import PublicJob
 
 
@@ -19,18 +17,18 @@ def register_tools(kit: ToolKit) -> None:
             "Send one outreach action through a connected account: an email (recipient.address, "
             "content.subject, content.text or html), a LinkedIn message or invitation "
             "(recipient.profile_url, content.text, a note at most 300 characters) or a WhatsApp message "
-            "(recipient.phone in E.164). "
+            "(recipient.phone in E.164). account_id, channel, recipient and content are required. "
             "Paced per channel by min_channel_task_interval_seconds (60-86400). Returns the job."
         )
     )
     async def dispatch_outreach(
-        account_id: str,
-        channel: str,
-        recipient: dict[str, Any],
-        content: dict[str, Any],
-        metadata: dict[str, Any] | None = None,
-        min_channel_task_interval_seconds: int = 60,
-        wait_seconds: int = 0,
+        account_id: Text = None,
+        channel: Text = None,
+        recipient: Object = None,
+        content: Object = None,
+        metadata: Object = None,
+        min_channel_task_interval_seconds: Integer = 60,
+        wait_seconds: int = 20,
     ) -> PublicJob:
         caller = await kit.allowed("outreach:write", "outreach")
         body = kit.validate(

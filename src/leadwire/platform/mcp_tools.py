@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel
+from pydantic import BaseModel, WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.auth import Caller, authorize
@@ -27,6 +27,13 @@ from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.schemas import PublicJob
+
+# Tool arguments the tool itself validates, so a missing or mistyped one gets the same public code as the
+# REST body would (the MCP library's own argument check would answer first, in its own words, or
+# coerce "90" into 90). The published schema still shows what is expected.
+Text = Annotated[Any, WithJsonSchema({"type": "string"})]
+Integer = Annotated[Any, WithJsonSchema({"type": "integer"})]
+Object = Annotated[Any, WithJsonSchema({"type": "object"})]
 
 caller_var: ContextVar[Caller | None] = ContextVar("leadwire_mcp_caller", default=None)
 
