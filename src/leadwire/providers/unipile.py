@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote
 
 import httpx
 
@@ -26,6 +26,7 @@ from leadwire.providers.channels import (
     DeliveryReceipt,
     LinkedInPost,
     OutboundMessage,
+    linkedin_profile_url,
 )
 from leadwire.providers.http import channel_request
 
@@ -211,20 +212,10 @@ class UnipileLinkedIn:
 
 def profile_slug(profile_url: str) -> str:
     """The public identifier of ``https://www.linkedin.com/in/<slug>``; anything else is refused."""
-    value = profile_url.strip()
-    if "://" not in value:
-        value = "https://" + value
-    parts = urlsplit(value)
-    host = (parts.hostname or "").lower()
-    if host != "linkedin.com" and not host.endswith(".linkedin.com"):
-        raise ChannelError("recipient_not_found", "not a linkedin.com profile URL")
-    segments = [s for s in parts.path.split("/") if s]
-    if len(segments) < 2 or segments[0].lower() != "in":
-        raise ChannelError("recipient_not_found", "not a linkedin.com/in/<profile> URL")
-    slug = unquote(segments[1]).strip()
-    if not slug:
-        raise ChannelError("recipient_not_found", "profile URL has no identifier")
-    return slug
+    try:
+        return linkedin_profile_url(profile_url).rsplit("/in/", 1)[1]
+    except ValueError as exc:
+        raise ChannelError("recipient_not_found", str(exc)) from None
 
 
 def _post(item: dict[str, Any]) -> LinkedInPost | None:
