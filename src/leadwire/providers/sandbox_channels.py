@@ -21,7 +21,13 @@ import orjson
 import phonenumbers
 
 from leadwire.platform.time import iso, utcnow
-from leadwire.providers.channels import ChannelError, DeliveryReceipt, LinkedInPost, OutboundMessage
+from leadwire.providers.channels import (
+    ChannelError,
+    DeliveryReceipt,
+    LinkedInPost,
+    OutboundMessage,
+    linkedin_profile_url,
+)
 
 CONNECTED_SHARE = 0.4  # of (account, profile) pairs that are first-degree connections
 NOTE_LIMIT = 300
@@ -161,7 +167,9 @@ class SandboxLinkedIn:
 
 
 def normalise_profile_url(url: str) -> str:
-    """`https://www.linkedin.com/in/<slug>` form of a profile URL (no query, no trailing slash)."""
-    text = url.strip().split("?")[0].split("#")[0].rstrip("/")
-    slug = text.rsplit("/in/", 1)[-1] if "/in/" in text else ""
-    return f"https://www.linkedin.com/in/{slug.lower()}" if slug else text
+    """`https://www.linkedin.com/in/<slug>` form of a profile URL, as the world stores it; anything that
+    is not a profile URL is kept as given (and matches no profile)."""
+    try:
+        return linkedin_profile_url(url)
+    except ValueError:
+        return url.strip()
