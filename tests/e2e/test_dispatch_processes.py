@@ -16,8 +16,6 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import Envelope, Session
 
 from leadwire.app import create_app
-from leadwire.platform import connect
-from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 from tests.support.jobs import with_runtime
@@ -42,20 +40,11 @@ class HoldingInbox:
 
 
 async def _dispatch(runtime: Runtime, smtp_port: int) -> tuple[str, dict[str, str]]:
-    owner = await AccountFactory(runtime).create()
-    async with transaction(runtime.sessionmaker) as session:
-        account = await connect.add_account(
-            session,
-            user_id=owner.user_id,
-            channel="email",
-            provider="smtp",
-            display_name="Sales",
-            identifier="sales@leadwire.example",
-            settings={"smtp_host": "127.0.0.1", "smtp_port": smtp_port, "smtp_tls": "none",
-                      "from_address": "sales@leadwire.example"},
-        )  # fmt: skip
+    factory = AccountFactory(runtime)
+    owner = await factory.create()
+    account_id = await factory.connect_smtp(owner.user_id, smtp_port, password=None)
     body = {
-        "account_id": account.id,
+        "account_id": account_id,
         "channel": "email",
         "action": "outreach",
         "recipient": {"address": "jane@acme.example"},

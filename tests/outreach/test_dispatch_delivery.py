@@ -11,7 +11,6 @@ from typing import Any
 import httpx
 
 from leadwire.platform import connect
-from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs.runner import Worker
 from leadwire.platform.runtime import Runtime
@@ -32,28 +31,6 @@ async def _dispatch_and_run(
     item = assert_ok(await client.post(DISPATCH, json=body, headers=owner.headers), 202)["item"]
     async with running_worker(runtime):
         return await poll_job(client, owner.headers, item["id"], until=DONE)
-
-
-async def _smtp_account(runtime: Runtime, user_id: str, port: int, password: str = "right") -> str:
-    async with transaction(runtime.sessionmaker) as session:
-        account = await connect.add_account(
-            session,
-            user_id=user_id,
-            channel="email",
-            provider="smtp",
-            display_name="Sales",
-            identifier="sales@leadwire.example",
-            settings={
-                "smtp_host": "127.0.0.1",
-                "smtp_port": port,
-                "smtp_username": "sender",
-                "smtp_tls": "none",
-                "from_address": "sales@leadwire.example",
-            },
-            secret={"smtp_password": password},
-            box=SecretBox(runtime.settings.resolved_secret_key),
-        )
-    return account.id
 
 
 async def test_sandbox_email_lands_in_the_outbox_with_the_dispatch_result(
@@ -92,7 +69,7 @@ async def test_smtp_round_trip_headers_bodies_and_attachments_byte_identical(
 ) -> None:
     inbox, port = smtp_server
     owner = await accounts.create()
-    account = await _smtp_account(runtime, owner.user_id, port)
+    account = await accounts.connect_smtp(owner.user_id, port)
     pdf, csv = b"%PDF-1.4\n\x00\xff binary", b"name,city\nAcme,Berlin\n"
     files = [
         {"filename": "deck.pdf", "contentBase64": base64.b64encode(pdf).decode()},
@@ -120,7 +97,7 @@ async def test_refused_credentials_fail_the_job_and_ask_for_reconnection(
 ) -> None:
     inbox, port = smtp_server
     owner = await accounts.create()
-    account = await _smtp_account(runtime, owner.user_id, port, password="wrong")
+    account = await accounts.connect_smtp(owner.user_id, port, password="wrong")
     job = await _dispatch_and_run(client, runtime, owner, email(account))
     assert (job["status"], job["error"]) == ("failed", {"code": "account_disconnected"})
     assert inbox.messages == []
@@ -135,7 +112,7 @@ async def test_refused_recipient_is_recipient_not_found(
 ) -> None:
     _, port = smtp_server
     owner = await accounts.create()
-    account = await _smtp_account(runtime, owner.user_id, port)
+    account = await accounts.connect_smtp(owner.user_id, port)
     body = email(account, recipient={"address": "nobody@acme.example"})
     job = await _dispatch_and_run(client, runtime, owner, body)
     assert (job["status"], job["error"]) == ("failed", {"code": "recipient_not_found"})

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from leadwire.platform import connect as accounts_service
 from leadwire.platform.billing import ledger
+from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes, create_user, issue_key, revoke_key
@@ -71,4 +72,29 @@ class AccountFactory:
             )
             if status != "connected":
                 await accounts_service.set_status(session, account.id, status)
+        return account.id
+
+    async def connect_smtp(self, user_id: str, port: int, *, password: str | None = "right") -> str:
+        """An email account sending through the SMTP server on loopback `port` (no TLS); with a
+        password it logs in as `sender` (tests/support/smtp.py accepts `sender` / `right`)."""
+        settings = {
+            "smtp_host": "127.0.0.1",
+            "smtp_port": port,
+            "smtp_tls": "none",
+            "from_address": "sales@leadwire.example",
+        }
+        if password is not None:
+            settings["smtp_username"] = "sender"
+        async with transaction(self.runtime.sessionmaker) as session:
+            account = await accounts_service.add_account(
+                session,
+                user_id=user_id,
+                channel="email",
+                provider="smtp",
+                display_name="Sales",
+                identifier="sales@leadwire.example",
+                settings=settings,
+                secret={"smtp_password": password} if password is not None else None,
+                box=SecretBox(self.runtime.settings.resolved_secret_key) if password is not None else None,
+            )
         return account.id
