@@ -250,3 +250,25 @@ async def test_unipile_like_through_the_job(
     assert_error(
         await client.post(V2, json=body, headers=acct.headers), 409, "connect_account_reconnect_required"
     )
+
+
+async def test_an_unforeseen_error_during_the_like_is_delivery_unknown_and_the_post_is_not_retried(
+    world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path, monkeypatch: Any
+) -> None:
+    from leadwire.providers.sandbox_channels import SandboxLinkedIn
+
+    async def broken_like(self: SandboxLinkedIn, post_id: str) -> None:
+        raise RuntimeError("the provider library surprised us")
+
+    monkeypatch.setattr(SandboxLinkedIn, "like", broken_like)
+    acct = await AccountFactory(world_runtime).create()
+    await AccountFactory(world_runtime).connect(acct.user_id, "linkedin")
+    ((url, topic, _),) = _authors(indexed_world, "en", 1)
+    async with running_worker(world_runtime):
+        job = await _like(world_client, acct.headers, {"profile_url": url, "content": topic})
+    assert (job["status"], job["error"]) == ("failed", {"code": "delivery_unknown"})
+    from leadwire.engagement.models import EngagementLike
+
+    async with transaction(world_runtime.sessionmaker) as session:
+        claims = (await session.execute(select(EngagementLike.job_id))).scalars().all()
+    assert claims == [job["id"]]  # the post stays claimed: a later job will not like it a second time

@@ -184,6 +184,8 @@ async def _like(
             if not error.sent_unknown:  # certainly not liked: a later job may choose this post again
                 await _forget_like(ctx, account_id, post_id)
             await _channel_failure(ctx, account_id, error)
+        except Exception:  # the like may have landed: keep the claim, never like again
+            await delivery.fail_unforeseen(ctx, begun.delivery_id)
         result = liked_result(post_id, url, score, locale)
         await delivery.finish(ctx, begun.delivery_id, receipt=result)
         return result

@@ -17,7 +17,7 @@ from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform import connect, delivery, pacing
 from leadwire.platform.auth import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
@@ -69,9 +69,7 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
             ctx, account.id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
         )
     except Exception:
-        # Anything unforeseen once the provider may have the message: never let a retry send again.
-        await delivery.fail(ctx, begun.delivery_id, error_code="provider_error", sent_unknown=True)
-        raise JobFailure("delivery_unknown") from None
+        await delivery.fail_unforeseen(ctx, begun.delivery_id)
     result = dispatch_result(receipt, recipient)
     await delivery.finish(ctx, begun.delivery_id, receipt=result)
     return result

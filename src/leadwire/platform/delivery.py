@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import ForeignKey, String, select
 from sqlalchemy.orm import Mapped, mapped_column
@@ -82,6 +82,13 @@ async def fail(ctx: JobContext, delivery_id: str, *, error_code: str, sent_unkno
     await _record(
         ctx, delivery_id, state=UNKNOWN if sent_unknown else NOT_SENT, receipt=None, error_code=error_code
     )
+
+
+async def fail_unforeseen(ctx: JobContext, delivery_id: str) -> NoReturn:
+    """An error nobody foresaw once the provider may have acted (a bug, a library's surprise): record
+    the outcome as unknown and fail `delivery_unknown`, so no retry can act a second time."""
+    await fail(ctx, delivery_id, error_code="provider_error", sent_unknown=True)
+    raise JobFailure("delivery_unknown")
 
 
 async def _record(
