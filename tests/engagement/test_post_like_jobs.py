@@ -13,7 +13,6 @@ import respx
 from sqlalchemy import select, update
 
 from leadwire.platform import connect
-from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.pacing import PacingSlot
 from leadwire.platform.runtime import Runtime
@@ -191,19 +190,10 @@ def _post(social_id: str, text: str) -> dict[str, Any]:
 
 
 async def _unipile_account(runtime: Runtime, user_id: str) -> str:
-    async with transaction(runtime.sessionmaker) as session:
-        account = await connect.add_account(
-            session,
-            user_id=user_id,
-            channel="linkedin",
-            provider="unipile",
-            display_name="Jane's LinkedIn",
-            identifier="jane@example.com",
-            settings={"unipile_dsn": DSN, "unipile_account_id": "acc_Zk3q9LwXTn2"},
-            secret={"api_key": "unipile-secret"},
-            box=SecretBox(runtime.settings.resolved_secret_key),
-        )
-        return account.id
+    settings = {"unipile_dsn": DSN, "unipile_account_id": "acc_Zk3q9LwXTn2"}
+    return await AccountFactory(runtime).connect_provider(
+        user_id, "linkedin", "unipile", settings, {"api_key": "unipile-secret"}
+    )
 
 
 async def test_unipile_like_through_the_job(

@@ -12,9 +12,6 @@ import httpx
 import pytest
 import respx
 
-from leadwire.platform import connect
-from leadwire.platform.crypto import SecretBox
-from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
 from tests.outreach.test_dispatch_validation import linkedin, whatsapp
 from tests.providers.test_unipile import ACCOUNT, BASE, DSN, KEY, PROFILE_URL, user
@@ -40,19 +37,7 @@ async def _account(runtime: Runtime, user_id: str, channel: str) -> str:
         provider, secret = "unipile", {"api_key": KEY}
     else:
         settings, provider, secret = {"phone_number_id": PHONE_ID}, "whatsapp_cloud", {"access_token": TOKEN}
-    async with transaction(runtime.sessionmaker) as session:
-        account = await connect.add_account(
-            session,
-            user_id=user_id,
-            channel=channel,
-            provider=provider,
-            display_name=f"{provider} sender",
-            identifier=f"{provider}-id",
-            settings=settings,
-            secret=secret,
-            box=SecretBox(runtime.settings.resolved_secret_key),
-        )
-    return account.id
+    return await AccountFactory(runtime).connect_provider(user_id, channel, provider, settings, secret)
 
 
 async def _run(

@@ -85,16 +85,30 @@ class AccountFactory:
         }
         if password is not None:
             settings["smtp_username"] = "sender"
+        secret = {"smtp_password": password} if password is not None else None
+        return await self.connect_provider(user_id, "email", "smtp", settings, secret)
+
+    async def connect_provider(
+        self,
+        user_id: str,
+        channel: str,
+        provider: str,
+        settings: dict[str, object],
+        secret: dict[str, object] | None = None,
+    ) -> str:
+        """An account on a real provider adapter: clear settings, the secret encrypted as the admin CLI
+        stores it."""
+        box = SecretBox(self.runtime.settings.resolved_secret_key) if secret else None
         async with transaction(self.runtime.sessionmaker) as session:
             account = await accounts_service.add_account(
                 session,
                 user_id=user_id,
-                channel="email",
-                provider="smtp",
-                display_name="Sales",
-                identifier="sales@leadwire.example",
+                channel=channel,
+                provider=provider,
+                display_name=f"{provider} sender",
+                identifier=f"{provider}-id",
                 settings=settings,
-                secret={"smtp_password": password} if password is not None else None,
-                box=SecretBox(self.runtime.settings.resolved_secret_key) if password is not None else None,
+                secret=secret,
+                box=box,
             )
         return account.id
