@@ -65,6 +65,15 @@ class Settings(BaseSettings):
     contacts_provider: str = "sandbox"
     hunter_api_key: str | None = None
     hunter_base_url: str = "https://api.hunter.io/v2"
+    # Customs trade data: `duckdb` reads <world_dir>/trade.duckdb (read-only, any number of processes);
+    # `postgres` reads table trade_shipments at trade_database_url (default: database_url when PostgreSQL).
+    trade_store: str = "duckdb"
+    trade_database_url: str | None = None
+    trade_memory_limit: str = "1GB"  # DuckDB memory_limit per process
+    trade_threads: int | None = Field(default=None, ge=1, le=64)  # DuckDB threads (default: the cores)
+
+    # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (spec section 8).
+    prices: str = ""
 
     # Extra modules loaded at start (routers and job actions of extensions; the tests use it too).
     plugins: str = ""
@@ -90,6 +99,12 @@ class Settings(BaseSettings):
     @property
     def is_sqlite(self) -> bool:
         return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def resolved_trade_database_url(self) -> str | None:
+        """The PostgreSQL DSN of the trade store, in asyncpg's form (no SQLAlchemy driver suffix)."""
+        url = self.trade_database_url or (None if self.is_sqlite else self.resolved_database_url)
+        return url.replace("postgresql+asyncpg://", "postgresql://", 1) if url else None
 
     @property
     def resolved_world_dir(self) -> Path:

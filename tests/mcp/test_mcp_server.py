@@ -61,6 +61,13 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "cancel_job",
         "dispatch_outreach",
         "like_linkedin_post",
+        "customs_company_candidates",
+        "customs_companies_search",
+        "customs_counterparties",
+        "customs_categories",
+        "customs_trends",
+        "customs_countries",
+        "customs_trade_report",
     }
 
 

@@ -1,10 +1,16 @@
-"""The customs capability: trade data for paid plans. Its endpoints and actions arrive with the customs
-issue; the plan rule (DESIGN section 8: not on `free`) is declared here already, where it belongs."""
+"""The customs capability: trade data from customs records, for paid plans (DESIGN section 8: not on
+`free`) — company-name candidates, company search, four company sections and the trade report."""
 
 from __future__ import annotations
 
+from leadwire.customs import jobs, mcp, routes
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
 
 CAPABILITY = Capability(
-    name="customs", scopes=("customs:read", "customs:write"), features=(Feature("customs", PAID_PLANS),)
+    name="customs",
+    scopes=("customs:read", "customs:write"),
+    routers=(routes.router,),
+    actions=jobs.ACTIONS,
+    features=(Feature("customs", PAID_PLANS),),
+    mcp_tools=mcp.register_tools,
 )

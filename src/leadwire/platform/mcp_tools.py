@@ -35,6 +35,23 @@ Text = Annotated[Any, WithJsonSchema({"type": "string"})]
 Integer = Annotated[Any, WithJsonSchema({"type": "integer"})]
 Object = Annotated[Any, WithJsonSchema({"type": "object"})]
 
+
+def field_schema(model: type[BaseModel], field: str) -> WithJsonSchema:
+    """For a loosely typed tool argument (`Annotated[Any, field_schema(Model, "name")]`): the request
+    model's own JSON schema of that field (types, enums, patterns, bounds, description), so MCP clients
+    see the REST rules while the tool still validates through the model and answers with REST codes."""
+    schema = dict(model.model_json_schema()["properties"][field])
+    if "$ref" in schema or "allOf" in schema:
+        schema = {"type": "object", "description": schema.get("description", "")}
+    schema.pop("title", None)
+    return WithJsonSchema(schema)
+
+
+def given(**arguments: Any) -> dict[str, Any]:
+    """The arguments a tool call actually gave: left-out ones take the request model's defaults."""
+    return {name: value for name, value in arguments.items() if value is not None}
+
+
 caller_var: ContextVar[Caller | None] = ContextVar("leadwire_mcp_caller", default=None)
 
 M = TypeVar("M", bound=BaseModel)

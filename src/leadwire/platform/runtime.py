@@ -6,6 +6,7 @@ One `Runtime` is built per process (API server, worker or both) and reached from
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,11 @@ class Runtime:
         return self.engine.dialect.name == "sqlite"
 
     async def close(self) -> None:
+        for service in self.services.values():
+            # Adapters holding connections (a database pool, a file) release them with the process.
+            closer = getattr(service, "close", None)
+            if closer is not None and asyncio.iscoroutinefunction(closer):
+                await closer()
         await self.notifier.stop()
         await self.engine.dispose()
         if self.read_engine is not None:
@@ -64,8 +70,10 @@ class Runtime:
 
 
 async def build_runtime(settings: Settings) -> Runtime:
+    from leadwire.platform.billing.prices import parse_price_table, set_price_table
     from leadwire.platform.notify import make_notifier
 
+    set_price_table(parse_price_table(settings.prices))  # a bad table stops the process here
     engine = make_engine(settings.resolved_database_url, timeouts=DbTimeouts.from_settings(settings))
     notifier = make_notifier(
         settings.resolved_database_url, connect_timeout=settings.db_connect_timeout_seconds

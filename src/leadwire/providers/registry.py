@@ -9,7 +9,7 @@ from leadwire.config import Settings
 
 
 def build_providers(settings: Settings) -> dict[str, Any]:
-    return {"search": _search(settings), "contacts": _contacts(settings)}
+    return {"search": _search(settings), "contacts": _contacts(settings), "trade": _trade(settings)}
 
 
 def _choose(variable: str, choice: str, adapters: dict[str, Callable[[], Any]]) -> Any:
@@ -56,6 +56,30 @@ def _contacts(settings: Settings) -> Any:
     return _choose(
         "LEADWIRE_CONTACTS_PROVIDER", settings.contacts_provider, {"hunter": hunter, "sandbox": sandbox}
     )
+
+
+def _trade(settings: Settings) -> Any:
+    def duckdb() -> Any:
+        from leadwire.providers.trade_duckdb import DuckDBTradeStore
+        from leadwire.providers.trade_schema import DUCKDB_FILE
+
+        return DuckDBTradeStore(
+            settings.resolved_world_dir / DUCKDB_FILE,
+            memory_limit=settings.trade_memory_limit,
+            threads=settings.trade_threads,
+        )
+
+    def postgres() -> Any:
+        from leadwire.providers.trade_postgres import PostgresTradeStore
+
+        dsn = _required(
+            settings.resolved_trade_database_url,
+            "LEADWIRE_TRADE_DATABASE_URL (or a PostgreSQL LEADWIRE_DATABASE_URL)",
+            "LEADWIRE_TRADE_STORE=postgres",
+        )
+        return PostgresTradeStore(dsn, timeout_seconds=settings.db_statement_timeout_seconds * 6)
+
+    return _choose("LEADWIRE_TRADE_STORE", settings.trade_store, {"duckdb": duckdb, "postgres": postgres})
 
 
 def channel_for(

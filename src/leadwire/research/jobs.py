@@ -18,6 +18,7 @@ def _search_job(
     provider: str,
     run: Callable[[Any, Any], Awaitable[dict[str, Any]]],
     units: Callable[[dict[str, Any]], int],
+    kind: str,
 ) -> Handler:
     """A research handler: validate the payload, search with the named provider, bill the result."""
 
@@ -25,14 +26,18 @@ def _search_job(
         body = request.model_validate(payload)
         await ctx.progress("searching", 10.0)
         result = await run(ctx.service(provider), body)
-        ctx.bill(units(result))
+        ctx.bill(units(result), kind=kind)
         return result
 
     return handle
 
 
-run_public_web = _search_job(PublicWebRequest, "search", service.search_public_web, service.public_web_units)
-run_contacts = _search_job(ContactsRequest, "contacts", service.find_contacts, service.contacts_units)
+run_public_web = _search_job(
+    PublicWebRequest, "search", service.search_public_web, service.public_web_units, "sources"
+)
+run_contacts = _search_job(
+    ContactsRequest, "contacts", service.find_contacts, service.contacts_units, "contacts"
+)
 
 
 PUBLIC_WEB_ACTION = ActionSpec(
@@ -40,14 +45,14 @@ PUBLIC_WEB_ACTION = ActionSpec(
     capability="research",
     handler=run_public_web,
     timeout_seconds=120.0,
-    max_units=lambda p: float(len(p["queries"]) * p["search_limit"]),
-    price=per_unit(1),  # a credit per returned source
+    max_units=lambda p: {"sources": float(len(p["queries"]) * p["search_limit"])},
+    price=per_unit(1, kind="sources"),  # a credit per returned source
 )
 CONTACTS_ACTION = ActionSpec(
     action=service.CONTACTS,
     capability="research",
     handler=run_contacts,
     timeout_seconds=120.0,
-    max_units=lambda p: float(p["limit"]),
-    price=per_unit(1),  # a credit per contact with an email
+    max_units=lambda p: {"contacts": float(p["limit"])},
+    price=per_unit(1, kind="contacts"),  # a credit per contact with an email
 )

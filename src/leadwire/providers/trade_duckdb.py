@@ -1,0 +1,106 @@
+"""Trade store adapter: the embedded DuckDB file `<world_dir>/trade.duckdb` (the default).
+
+Every API and worker process opens the file read-only, so any number of them share it. An ingest
+writes a new file and renames it over the old one (`trade_ingest`); each query first compares the
+file's identity with the one it opened and reopens when it changed, so readers see new rows without a
+restart and never see half an ingest. DuckDB is synchronous: queries run in worker threads, each on
+its own cursor, bounded by DuckDB's configured memory limit and thread count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from leadwire.providers.trade import Role, TradeStore, TradeStoreError
+from leadwire.providers.trade_schema import DUCKDB_TABLE
+
+_FileIdentity = tuple[int, int, int]
+
+
+class DuckDBTradeStore(TradeStore):
+    table = DUCKDB_TABLE
+
+    def __init__(self, path: Path, *, memory_limit: str = "1GB", threads: int | None = None) -> None:
+        self.path = path
+        self._config: dict[str, Any] = {
+            "memory_limit": memory_limit,
+            # Spills of a read-only database cannot go beside the file; the system temp dir takes them.
+            "temp_directory": str(Path(tempfile.gettempdir()) / "leadwire-duckdb"),
+        }
+        if threads is not None:
+            self._config["threads"] = threads
+        self._lock = threading.Lock()
+        self._connection: duckdb.DuckDBPyConnection | None = None
+        self._identity: _FileIdentity | None = None
+        self._names: dict[Role, list[str]] = {}
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return await asyncio.to_thread(self._run, sql, params)
+
+    async def _company_names(self, role: Role) -> list[str]:
+        return await asyncio.to_thread(self._names_of, role)
+
+    async def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+            self._connection, self._identity = None, None
+
+    def _run(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        cursor = self._cursor()
+        try:
+            return cursor.execute(sql, list(params)).fetchall()
+        except duckdb.Error as exc:
+            raise TradeStoreError(f"trade query failed: {exc}") from exc
+        finally:
+            cursor.close()
+
+    def _names_of(self, role: Role) -> list[str]:
+        cursor = self._cursor()
+        try:
+            with self._lock:
+                cached = self._names.get(role)
+            if cached is not None:
+                return cached
+            rows = cursor.execute(f"SELECT DISTINCT {role}_name FROM {self.table} ORDER BY 1").fetchall()
+            names = [row[0] for row in rows if row[0]]
+            with self._lock:
+                self._names[role] = names
+            return names
+        except duckdb.Error as exc:
+            raise TradeStoreError(f"trade query failed: {exc}") from exc
+        finally:
+            cursor.close()
+
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        """A cursor on the current file, reopened when an ingest replaced it."""
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            raise TradeStoreError(
+                f"no trade data at {self.path}: "
+                "build the sandbox world or run `leadwire ingest shipments FILE`"
+            ) from None
+        identity = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            if identity != self._identity or self._connection is None:
+                self._reopen(identity)
+            assert self._connection is not None
+            return self._connection.cursor()
+
+    def _reopen(self, identity: _FileIdentity) -> None:
+        # The old connection is dropped, not closed: cursors running on it finish on the old file.
+        try:
+            self._connection = duckdb.connect(str(self.path), read_only=True, config=self._config)
+        except duckdb.Error as exc:
+            raise TradeStoreError(f"cannot open the trade data at {self.path}: {exc}") from exc
+        self._identity = identity
+        self._names = {}

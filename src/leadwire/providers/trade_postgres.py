@@ -1,0 +1,69 @@
+"""Trade store adapter: table `trade_shipments` in PostgreSQL, for deployments that keep their trade
+data in their database. It runs the same query plans as the DuckDB file (see `trade.py`); the table
+and its indexes are created by `leadwire ingest shipments` (`trade_schema.POSTGRES_DDL`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from leadwire.providers.trade import Role, TradeStore, TradeStoreError
+from leadwire.providers.trade_schema import POSTGRES_TABLE
+
+# Distinct company names change only when shipments are ingested; a minute of staleness in the
+# candidates' name list is the price of not scanning the table on every lookup.
+NAMES_TTL_SECONDS = 60.0
+
+
+class PostgresTradeStore(TradeStore):
+    table = POSTGRES_TABLE
+
+    def __init__(self, dsn: str, *, timeout_seconds: float = 30.0, max_connections: int = 4) -> None:
+        self._dsn = dsn
+        self._timeout = timeout_seconds
+        self._max_connections = max_connections
+        self._pool: asyncpg.Pool | None = None
+        self._pool_lock = asyncio.Lock()
+        self._names: dict[Role, tuple[float, list[str]]] = {}
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        pool = await self._connected()
+        try:
+            rows = await pool.fetch(sql, *params, timeout=self._timeout)
+        except asyncpg.UndefinedTableError:
+            raise TradeStoreError(
+                f"no table {self.table}: load shipments with `leadwire ingest shipments FILE`"
+            ) from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            raise TradeStoreError(f"trade query failed: {type(exc).__name__}: {exc}") from exc
+        return [tuple(row) for row in rows]
+
+    async def _company_names(self, role: Role) -> list[str]:
+        cached = self._names.get(role)
+        if cached is not None and time.monotonic() - cached[0] < NAMES_TTL_SECONDS:
+            return cached[1]
+        rows = await self._fetch(f"SELECT DISTINCT {role}_name FROM {self.table} ORDER BY 1", ())
+        names = [row[0] for row in rows if row[0]]
+        self._names[role] = (time.monotonic(), names)
+        return names
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def _connected(self) -> asyncpg.Pool:
+        async with self._pool_lock:
+            if self._pool is None:
+                try:
+                    self._pool = await asyncpg.create_pool(
+                        self._dsn, min_size=0, max_size=self._max_connections, timeout=self._timeout
+                    )
+                except (asyncpg.PostgresError, OSError, TimeoutError) as exc:
+                    raise TradeStoreError(f"cannot reach the trade database: {exc}") from exc
+            return self._pool
