@@ -11,11 +11,13 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
 
 from leadwire.client.cli import outreach_app
+from leadwire.client.customs_cli import customs_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
 
@@ -37,10 +39,38 @@ app.add_typer(admin_app, name="admin")
 
 app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline sandbox world.")
 app.add_typer(
-    sandbox_cli.ingest_app, name="ingest", help="Ingest your own companies, people, documents, posts."
+    sandbox_cli.ingest_app,
+    name="ingest",
+    help="Ingest your own companies, people, documents, posts or customs shipments.",
 )
 app.add_typer(outreach_app, name="outreach")
+app.add_typer(customs_app, name="customs")
 OUTBOX_CHANNELS = ("email", "linkedin", "whatsapp", "linkedin_likes")
+
+
+# Registered here, not in sandbox/cli.py: the trade store lives in providers, which the sandbox layer may
+# not import (the architecture contract in pyproject.toml).
+@sandbox_cli.ingest_app.command("shipments")
+def ingest_shipments(
+    file: Path = typer.Argument(..., help="A .csv or .parquet file (columns: see trade_schema.COLUMNS)."),
+    data_dir: Path | None = sandbox_cli.DataDir,
+) -> None:
+    """Upsert customs shipments by id into the trade store ($LEADWIRE_TRADE_STORE: duckdb or postgres)."""
+    from leadwire.providers.trade_ingest import ingest_shipments as ingest
+
+    settings = Settings()
+    world_dir = data_dir / "world" if data_dir is not None else settings.resolved_world_dir
+    try:
+        report = ingest(
+            file,
+            store=settings.trade_store,
+            world_dir=world_dir,
+            database_url=settings.resolved_trade_database_url,
+        )
+    except ValueError as exc:  # a configuration problem (store, database URL)
+        _fail(str(exc))
+        return
+    sandbox_cli.emit_ingest_report(report, file)
 
 
 @sandbox_cli.sandbox_app.command("outbox")

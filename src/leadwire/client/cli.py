@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -118,13 +118,18 @@ def _call(api_url: str, api_key: str, as_json: bool, work: Any) -> None:
         with Leadwire(api_key, api_url) as lw:
             item = work(lw)
     except LeadwireError as error:
-        where = f" ({error.param})" if error.param else ""
-        typer.echo(
-            f"error: {error.status} {error.code}{where}" + (f": {error.detail}" if error.detail else ""),
-            err=True,
-        )
-        raise typer.Exit(1) from None
+        fail(error)
     typer.echo(json.dumps(item, indent=2, ensure_ascii=False) if as_json else describe(item))
+
+
+def fail(error: LeadwireError) -> NoReturn:
+    """Print an API error on stderr (`error: 400 invalid_request (end_date): detail`) and exit 1."""
+    where = f" ({error.param})" if error.param else ""
+    typer.echo(
+        f"error: {error.status} {error.code}{where}" + (f": {error.detail}" if error.detail else ""),
+        err=True,
+    )
+    raise typer.Exit(1) from None
 
 
 def describe(item: dict[str, Any]) -> str:

@@ -7,11 +7,14 @@ endpoint is one method here.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 
 from leadwire.client.core import Call, creation
 
 R = TypeVar("R")
+Day = str | date  # a date, or one written YYYY-MM-DD
+CUSTOMS_SECTIONS = ("counterparties", "categories", "trends", "countries")
 
 
 class Operations(Generic[R]):
@@ -124,6 +127,129 @@ class Operations(Generic[R]):
         path = f"/api/{_version(version)}/outreach/linkedin/post-likes"
         return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
 
+    def customs_candidates(
+        self,
+        company_name: str,
+        start_date: Day,
+        end_date: Day,
+        *,
+        company_role: str | None = None,
+        catalog: str | None = None,
+        compare_catalogs: bool | None = None,
+        country_codes: str | list[str] | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        wait: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Start a job finding the names in the customs records `company_name` may be (free); returns
+        the job, whose result is `{query, date_range, routing_evidence, identity_notice, total, page,
+        page_size, candidates}`. `country_codes`: alpha-3 codes, a list or `"DEU,FRA"`."""
+        if isinstance(country_codes, list):
+            country_codes = ",".join(country_codes)
+        body = {
+            "company_name": company_name,
+            "company_role": company_role,
+            "catalog": catalog,
+            "compare_catalogs": compare_catalogs,
+            "start_date": _day(start_date),
+            "end_date": _day(end_date),
+            "country_codes": country_codes,
+            "page": page,
+            "page_size": page_size,
+        }
+        path = "/api/v2/customs/company-candidates"
+        return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
+
+    def customs_search(
+        self,
+        company_role: str,
+        start_date: Day,
+        end_date: Day,
+        *,
+        catalog: str | None = None,
+        hs_code: str | None = None,
+        product_description: str | None = None,
+        origin_country_code: str | None = None,
+        destination_country_code: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        sort_by: str | None = None,
+        sort_order: str | None = None,
+        wait: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Start a search for importers or exporters by product and country (at least one filter; 3.6
+        credits per returned row); returns the job, whose result's `data.items` are the companies."""
+        body = {
+            "company_role": company_role,
+            "catalog": catalog,
+            "start_date": _day(start_date),
+            "end_date": _day(end_date),
+            "hs_code": hs_code,
+            "product_description": product_description,
+            "origin_country_code": origin_country_code,
+            "destination_country_code": destination_country_code,
+            "page": page,
+            "page_size": page_size,
+            "sort_by": sort_by,
+            "sort_order": sort_order,
+        }
+        path = "/api/v2/customs/companies/search"
+        return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
+
+    def customs_section(
+        self,
+        section: str,
+        company_name: str,
+        company_role: str,
+        start_date: Day,
+        end_date: Day,
+        *,
+        catalog: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        period_unit: str | None = None,
+        filters: dict[str, str | None] | None = None,
+        wait: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Start a job reading one section of a company's trade: `counterparties` or `trends` (3.6
+        credits per returned row), `categories` or `countries` (3.0); returns the job, whose result's
+        `data.items` are the section's rows. `filters`: hs_code, product_description,
+        origin_country_code, destination_country_code."""
+        if section not in CUSTOMS_SECTIONS:
+            raise ValueError("section must be one of " + ", ".join(CUSTOMS_SECTIONS))
+        body = _section_body(
+            company_name, company_role, start_date, end_date, catalog, page, page_size, period_unit, filters
+        )
+        path = f"/api/v2/customs/{section}"
+        return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
+
+    def customs_report(
+        self,
+        company_name: str,
+        company_role: str,
+        start_date: Day,
+        end_date: Day,
+        *,
+        catalog: str | None = None,
+        page: int | None = None,
+        page_size: int | None = None,
+        period_unit: str | None = None,
+        filters: dict[str, str | None] | None = None,
+        wait: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Start a trade report: the four sections at once, each billed at its own price per returned
+        row; returns the job, whose result's `sections` (counterparties, categories, trend, countries)
+        are each `{status: complete, data}` or `{status: failed, error}`."""
+        body = _section_body(
+            company_name, company_role, start_date, end_date, catalog, page, page_size, period_unit, filters
+        )
+        path = "/api/v2/customs/trade-reports"
+        return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
+
     def outreach_job(self, job_id: str) -> R:
         """v1's read of an outreach job (`/api/v1/outreach/jobs/{id}`); v2 reads it with `job`."""
         return self._run(Call("GET", f"/api/v1/outreach/jobs/{job_id}"))
@@ -139,3 +265,34 @@ def _version(version: str) -> str:
     if version not in ("v1", "v2"):
         raise ValueError("version must be 'v1' or 'v2'")
     return version
+
+
+def _day(value: Day) -> str:
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    return value.isoformat() if isinstance(value, date) else value
+
+
+def _section_body(
+    company_name: str,
+    company_role: str,
+    start_date: Day,
+    end_date: Day,
+    catalog: str | None,
+    page: int | None,
+    page_size: int | None,
+    period_unit: str | None,
+    filters: dict[str, str | None] | None,
+) -> dict[str, Any]:
+    given = {name: value for name, value in (filters or {}).items() if value is not None}
+    return {
+        "company_name": company_name,
+        "company_role": company_role,
+        "catalog": catalog,
+        "start_date": _day(start_date),
+        "end_date": _day(end_date),
+        "page": page,
+        "page_size": page_size,
+        "period_unit": period_unit,
+        "filters": given or None,
+    }

@@ -35,9 +35,24 @@ _TOKEN = re.compile(r"\w+|&", re.UNICODE)
 
 def name_key(name: str) -> str:
     """A name reduced to what identifies the company: lower case, no punctuation, no legal form."""
-    tokens = _TOKEN.findall(utils.default_process(name))
+    tokens = _joined_initials(_TOKEN.findall(utils.default_process(name)))
     kept = [t for t in tokens if t not in _LEGAL_FORMS]
     return " ".join(kept or tokens)
+
+
+def _joined_initials(tokens: list[str]) -> list[str]:
+    """`g m b h` -> `gmbh`, `s a` -> `sa`: a dotted abbreviation becomes the word it stands for."""
+    joined: list[str] = []
+    run = ""
+    for token in tokens:
+        if len(token) == 1 and token.isalpha():
+            run += token
+            continue
+        if run:
+            joined.append(run)
+            run = ""
+        joined.append(token)
+    return [*joined, run] if run else joined
 
 
 @dataclass(frozen=True)

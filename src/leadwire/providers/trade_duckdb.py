@@ -23,10 +23,12 @@ from leadwire.providers.trade import Role, TradeStore, TradeStoreError
 from leadwire.providers.trade_schema import DUCKDB_TABLE
 
 _FileIdentity = tuple[int, int, int]
+_ALIAS = "trade"  # the attached file's catalog name
 
 
 class DuckDBTradeStore(TradeStore):
-    table = DUCKDB_TABLE
+    # Qualified: a cursor is a new connection, which does not inherit `USE`.
+    table = f"{_ALIAS}.{DUCKDB_TABLE}"
 
     def __init__(self, path: Path, *, memory_limit: str = "1GB", threads: int | None = None) -> None:
         self.path = path
@@ -97,10 +99,18 @@ class DuckDBTradeStore(TradeStore):
             return self._connection.cursor()
 
     def _reopen(self, identity: _FileIdentity) -> None:
-        # The old connection is dropped, not closed: cursors running on it finish on the old file.
+        # A fresh in-memory database that attaches the file: `duckdb.connect(path)` would hand back the
+        # process's cached instance of the old file while any connection to it is open. The old
+        # connection is dropped, not closed: cursors running on it finish on the old file.
         try:
-            self._connection = duckdb.connect(str(self.path), read_only=True, config=self._config)
+            connection = duckdb.connect(config=self._config)
+            connection.execute(f"ATTACH '{_quoted(self.path)}' AS {_ALIAS} (READ_ONLY)")
         except duckdb.Error as exc:
             raise TradeStoreError(f"cannot open the trade data at {self.path}: {exc}") from exc
+        self._connection = connection
         self._identity = identity
         self._names = {}
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")

@@ -8,15 +8,20 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from leadwire.sandbox.ingest import IngestReport
 
 # The world modules (numpy, duckdb, the encoder) load inside the commands: every `leadwire` command
 # imports this module to mount its sub-commands.
 
 sandbox_app = typer.Typer(no_args_is_help=True, help="Build the offline sandbox world.")
-ingest_app = typer.Typer(no_args_is_help=True, help="Ingest your own companies, people, documents or posts.")
+ingest_app = typer.Typer(
+    no_args_is_help=True, help="Ingest your own companies, people, documents, posts or customs shipments."
+)
 
 
 class Size(StrEnum):
@@ -68,12 +73,18 @@ def build(
 def _ingest(kind: str, file: Path, data_dir: Path | None) -> None:
     from leadwire.sandbox.ingest import ingest
 
-    report = ingest(_data_dir(data_dir) / "world", kind, file)
+    emit_ingest_report(ingest(_data_dir(data_dir) / "world", kind, file), file)
+
+
+def emit_ingest_report(report: IngestReport, file: Path) -> None:
+    """The report as one JSON line on stdout; if rejected, one stderr line per error and exit code 1."""
     _emit(report.to_dict())
     if not report.accepted:
         for err in report.errors:
             where = f"line {err.line}" + (f", field {err.field}" if err.field else "")
             sys.stderr.write(f"{file}: {where}: {err.message}\n")
+        if more := getattr(report, "errors_truncated", 0):
+            sys.stderr.write(f"{file}: {more} more errors not listed\n")
         raise typer.Exit(code=1)
 
 
