@@ -37,6 +37,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("prefer_wait_lag.py", []),
     ("job_read_rps.py", []),
     ("dispatch.py", []),
+    ("customs.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

@@ -40,9 +40,17 @@ def field_schema(model: type[BaseModel], field: str) -> WithJsonSchema:
     """For a loosely typed tool argument (`Annotated[Any, field_schema(Model, "name")]`): the request
     model's own JSON schema of that field (types, enums, patterns, bounds, description), so MCP clients
     see the REST rules while the tool still validates through the model and answers with REST codes."""
-    schema = dict(model.model_json_schema()["properties"][field])
-    if "$ref" in schema or "allOf" in schema:
-        schema = {"type": "object", "description": schema.get("description", "")}
+    full = model.model_json_schema()
+    schema = dict(full["properties"][field])
+    reference = schema.get("$ref") or next((s["$ref"] for s in schema.get("anyOf", ()) if "$ref" in s), None)
+    if reference is not None:  # a nested model (customs `filters`): inline its schema
+        schema = {
+            **full.get("$defs", {})[reference.rsplit("/", 1)[-1]],
+            "description": schema.get("description"),
+        }
+    if "$ref" in str(schema):  # deeper nesting than that is published as a plain object
+        schema = {"type": "object", "description": schema.get("description")}
+    schema = {k: v for k, v in schema.items() if v is not None}
     schema.pop("title", None)
     return WithJsonSchema(schema)
 
