@@ -6,10 +6,12 @@
    the same file (the floor: no paging totals, no shaping). Target ≤ 1.5× raw.
 2. The billed job on the real route: `POST /api/v2/customs/trade-reports` with `Prefer: wait` on
    `leadwire serve` (API + in-process worker, SQLite), p50/p99 request to finished job, vs the raw SQL
-   of the four sections run at once on four cursors (as the service runs them); and the peak RSS of that process (VmHWM) with `LEADWIRE_TRADE_MEMORY_LIMIT`.
-3. Candidates: p50 over 1,000 name variants (case, legal form dropped or changed, a typo) of real
-   names in the records, and how often the original name is the first candidate; baseline: DuckDB
-   counting the exact name's records.
+   of the four sections run at once on four cursors (as the service runs them); and the peak RSS of
+   that process (VmHWM) with `LEADWIRE_TRADE_MEMORY_LIMIT`.
+3. Candidates: p50 over 1,000 name variants (case, legal form dropped or changed, a typo) of names
+   in the records, and how often the original name is the first candidate; baseline: DuckDB
+   counting the exact name's records. The same rate over names we did not write: the 607 real
+   companies of `../shared/data/real-companies-dev.jsonl` as importers, ~4 variants each.
 4. Ingestion: rows/s of `ingest_shipments` for a 1,000,000-row CSV into an empty world vs DuckDB
    loading the same CSV into a table (`CREATE TABLE AS SELECT * FROM read_csv(...)`).
 
@@ -268,6 +270,86 @@ def raw_report_p50_ms(world: Path, importer: str, runs: int) -> float:
     return percentile(elapsed, 50)
 
 
+REAL_COMPANIES = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-companies-dev.jsonl"
+
+
+def real_variants(name: str, rng: random.Random) -> list[str]:
+    """How people write a real company's name: other case, a legal form added, initials run together,
+    a typo, the first words only."""
+    words = name.replace(",", "").split()
+    variants = [name.upper(), f"{name} Inc.", name.replace(". ", "").replace(".", "")]
+    if len(name) > 5:
+        i = rng.randrange(1, len(name) - 1)
+        variants.append(name[:i] + name[i + 1 :])
+    if len(words) > 2:
+        variants.append(" ".join(words[:2]))
+    return [v for v in dict.fromkeys(variants) if v != name]
+
+
+async def real_name_figures(tmp: Path, world: Path) -> None:
+    """Candidates over names we did not write: the 607 real companies of ../shared/data as importers,
+    among the large world's importer names as distractors (~20,000 names in all)."""
+    import json
+
+    from tests.support.trade import write_csv
+
+    names = [json.loads(line)["name"] for line in REAL_COMPANIES.read_text().splitlines() if line.strip()]
+    with raw_connection(world / "trade.duckdb") as con:
+        distractors = [
+            row[0] for row in con.execute("SELECT DISTINCT importer_name FROM shipments").fetchall()
+        ]
+    rows = [
+        {
+            "id": i + 1,
+            "date": START + dt.timedelta(days=i % 300),
+            "importer_id": None,
+            "exporter_id": None,
+            "importer_name": name,
+            "exporter_name": f"Supplier {i % 40}",
+            "importer_country3": "USA",
+            "exporter_country3": "CHN",
+            "origin_country3": "CHN",
+            "destination_country3": "USA",
+            "hs_code": "8471300000",
+            "product_description": "goods",
+            "quantity": 1,
+            "weight_kg": 1,
+            "amount_usd": 100,
+            "in_imports": True,
+            "in_exports": False,
+        }
+        for i, name in enumerate([*names, *distractors])
+    ]
+    report = ingest_shipments(
+        write_csv(tmp / "real.csv", rows), store="duckdb", world_dir=tmp / "real", database_url=None
+    )
+    assert report.accepted, report.errors[:3]
+    store = DuckDBTradeStore(tmp / "real" / "trade.duckdb")
+    rng = random.Random(7)
+    asked = top1 = top3 = 0
+    for name in names:
+        for variant in real_variants(name, rng):
+            body = CandidatesRequest.model_validate(
+                {
+                    "company_name": variant[:300],
+                    "company_role": "importer",
+                    "start_date": str(START),
+                    "end_date": str(END),
+                }
+            )
+            found = [c["name"] for c in (await candidates.find_candidates(store, body))["candidates"]]
+            asked += 1
+            top1 += found[:1] == [name]
+            top3 += name in found[:3]
+    await store.close()
+    emit(
+        "customs_candidates_real_top1_rate",
+        top1 / asked,
+        note=f"{asked} variants of {len(names)} real names among {len(distractors)} others",
+    )
+    emit("customs_candidates_real_top3_rate", top3 / asked)
+
+
 def served_figures(world: Path, runs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="lw-customs-bench-") as tmp:
         data = Path(tmp)
@@ -360,6 +442,8 @@ def main() -> None:
     world = ensure_world(Path(args.world_dir))
     if not args.skip_store:
         asyncio.run(store_figures(world, args.runs))
+    with tempfile.TemporaryDirectory(prefix="lw-real-names-") as tmp:
+        asyncio.run(real_name_figures(Path(tmp), world))
     served_figures(world, max(5, args.runs // 2))
     ingest_figures(world, args.ingest_rows)
 
