@@ -3,6 +3,7 @@ known row by row, billing per returned row rounded up once, and a failing sectio
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,11 +14,14 @@ from leadwire.config import Settings
 from leadwire.platform.billing.prices import set_price_table
 from leadwire.platform.runtime import Runtime, build_runtime
 from leadwire.providers.trade import TradeStore, TradeStoreError
+from leadwire.providers.trade_duckdb import DuckDBTradeStore
+from leadwire.providers.trade_postgres import PostgresTradeStore
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
 from tests.support.jobs import running_worker
 from tests.support.lifespan import asgi_client
 from tests.support.trade import ACME, HANOI, OSAKA, SHENZHEN
+from tests.support.trade_stores import asyncpg_dsn, load_postgres
 
 BASE = "/api/v2/customs"
 YEAR = {"start_date": "2024-01-01", "end_date": "2024-12-31"}
@@ -269,3 +273,51 @@ async def test_the_operator_price_table_sets_the_price_of_a_kind(settings: Setti
     finally:
         await runtime.close()
         set_price_table({})
+
+
+@pytest.fixture
+def postgres_trade(pg_database: str, tmp_path: Path) -> str:
+    # Sync: the ingest runs its own event loop. The app's database is the same PostgreSQL database.
+    return load_postgres(asyncpg_dsn(pg_database), tmp_path)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_deployment_keeping_trade_data_in_postgresql_gets_the_same_report(
+    settings: Settings, postgres_trade: str
+) -> None:
+    runtime = await build_runtime(
+        settings.model_copy(update={"trade_store": "postgres", "trade_database_url": postgres_trade})
+    )
+    try:
+        async with asgi_client(create_app(runtime=runtime)) as client:
+            assert isinstance(runtime.services["trade"], PostgresTradeStore)
+            acct = await AccountFactory(runtime).create(credits=1000)
+            job = await _run(client, runtime, acct.headers, "trade-reports", {**ACME_YEAR, "page_size": 3})
+            sections = job["result"]["sections"]
+            assert [r["name"] for r in sections["counterparties"]["data"]["items"]] == [
+                OSAKA,
+                SHENZHEN,
+                HANOI,
+            ]
+            assert [r["countryCode"] for r in sections["countries"]["data"]["items"]] == ["JPN", "CHN", "VNM"]
+            assert sections["trend"]["data"]["items"][0]["sumOfUSD"] == 1500.0
+            # 3 x 3.6 + 3 x 3.0 + 3 x 3.6 + 3 x 3.0 = 39.6 -> 40
+            assert job["billing"]["charged_credits"] == 40
+    finally:
+        await runtime.close()
+
+
+def test_the_trade_store_is_chosen_by_settings(tmp_path: Path) -> None:
+    from leadwire.providers.registry import build_providers
+
+    duck = build_providers(Settings(data_dir=tmp_path))["trade"]
+    assert isinstance(duck, DuckDBTradeStore) and duck.path == tmp_path / "world" / "trade.duckdb"
+    on_main = Settings(
+        data_dir=tmp_path, database_url="postgresql+asyncpg://u@127.0.0.1/app", trade_store="postgres"
+    )
+    assert on_main.resolved_trade_database_url == "postgresql://u@127.0.0.1/app"
+    assert isinstance(build_providers(on_main)["trade"], PostgresTradeStore)
+    with pytest.raises(ValueError, match="LEADWIRE_TRADE_DATABASE_URL"):
+        build_providers(Settings(data_dir=tmp_path, trade_store="postgres"))
+    with pytest.raises(ValueError, match="LEADWIRE_TRADE_STORE"):
+        build_providers(Settings(data_dir=tmp_path, trade_store="parquet"))
