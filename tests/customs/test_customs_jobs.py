@@ -122,7 +122,10 @@ async def test_trends_list_every_period_with_zeros_and_page_them(
         ("2024-05-01", 0, 0.0),
         ("2024-06-01", 0, 0.0),
     ]
-    assert job["billing"]["charged_credits"] == 8  # 2 x 3.6 = 7.2: empty periods are rows too
+    assert job["billing"]["charged_credits"] == 0  # empty periods pad the calendar: not charged
+    first = await _run(client, runtime, acct.headers, "trends", {**half, "page": 1})
+    assert [r["tradeCount"] for r in first["result"]["data"]["items"]] == [2, 1, 0, 1]
+    assert first["billing"]["charged_credits"] == 11  # 3 periods with records x 3.6 = 10.8
     quarters = await _run(client, runtime, acct.headers, "trends", {**ACME_YEAR, "period_unit": "quarters"})
     assert [(r["date"], r["tradeCount"], r["sumOfUSD"]) for r in quarters["result"]["data"]["items"]] == [
         ("2024-01-01", 3, 1800.0),
@@ -180,13 +183,16 @@ async def test_no_rows_cost_nothing(
         client, runtime, acct.headers, "trade-reports", {**ACME_YEAR, "company_name": "Nobody GmbH"}
     )
     assert job["status"] == "succeeded" and job["result"]["status"] == "complete"
-    # The trend still lists its twelve months (with zeros): those rows are billed like any other.
     sections = job["result"]["sections"]
-    assert [sections[k]["data"]["returned_rows"] for k in ("counterparties", "categories", "countries")] == [
+    assert [
+        sections[k]["data"]["returned_rows"] for k in ("counterparties", "categories", "trend", "countries")
+    ] == [
+        0,
         0,
         0,
         0,
     ]
+    assert job["billing"] == {"status": "settled", "charged_credits": 0, "pending_units": 0.0}
     nothing = await _run(
         client, runtime, acct.headers, "counterparties", {**ACME_YEAR, "company_name": "Nobody"}
     )
@@ -301,8 +307,8 @@ async def test_a_deployment_keeping_trade_data_in_postgresql_gets_the_same_repor
             ]
             assert [r["countryCode"] for r in sections["countries"]["data"]["items"]] == ["JPN", "CHN", "VNM"]
             assert sections["trend"]["data"]["items"][0]["sumOfUSD"] == 1500.0
-            # 3 x 3.6 + 3 x 3.0 + 3 x 3.6 + 3 x 3.0 = 39.6 -> 40
-            assert job["billing"]["charged_credits"] == 40
+            # 3 x 3.6 + 3 x 3.0 + 2 periods with records x 3.6 + 3 x 3.0 = 36 (March is empty)
+            assert job["billing"]["charged_credits"] == 36
     finally:
         await runtime.close()
 

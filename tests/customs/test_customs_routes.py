@@ -92,8 +92,10 @@ async def test_each_endpoint_creates_its_job_and_reserves_page_rows_at_their_pri
         job = assert_ok(await client.get(f"/api/v2/jobs/{item['id']}", headers=acct.headers))["item"]
         billing = "not_billable" if reserved == 0 else "pending"
         assert job["billing"]["status"] == billing
-        credits = assert_ok(await client.post(f"/api/v2/jobs/{item['id']}/cancel", headers=acct.headers))
-        assert credits["item"]["status"] == "cancelled"
+        credits = assert_ok(await client.get("/api/v2/credits", headers=acct.headers))["item"]
+        assert (credits["reserved"], credits["available"]) == (reserved, 1000 - reserved), path
+        cancelled = assert_ok(await client.post(f"/api/v2/jobs/{item['id']}/cancel", headers=acct.headers))
+        assert cancelled["item"]["status"] == "cancelled"
     # A section's page_size out of range is set to the boundary, not refused: 20 rows reserved.
     item = assert_ok(
         await client.post(f"{BASE}/countries", json={**SECTION, "page_size": 500}, headers=acct.headers), 202

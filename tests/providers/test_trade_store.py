@@ -190,7 +190,7 @@ async def test_a_store_without_data_says_so(tmp_path: Path, pg_database: str) ->
     with pytest.raises(TradeStoreError) as raised:
         await missing.counterparties(ACME, "importer", YEAR, page=1, page_size=20)
     assert raised.value.code == "trade_data_unavailable"
-    empty_db = PostgresTradeStore(asyncpg_dsn(pg_database).rsplit("/", 1)[0] + "/postgres")
+    empty_db = PostgresTradeStore(asyncpg_dsn(pg_database).split("?")[0].rsplit("/", 1)[0] + "/postgres")
     try:
         with pytest.raises(TradeStoreError) as raised:
             await empty_db.counterparties(ACME, "importer", YEAR, page=1, page_size=20)

@@ -12,8 +12,16 @@ from leadwire.providers.trade_schema import POSTGRES_TABLE
 from tests.support.trade import SHIPMENTS, write_csv
 
 
+# The app's tables live in `public` of the session's test database (and a test compares them with the
+# migrations): trade data keeps to a schema of its own, reached through the connection's search_path.
+TRADE_SCHEMA = "trade_test"
+
+
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
-    return sqlalchemy_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    """The asyncpg DSN of a test database, its search_path set to the trade schema."""
+    return (
+        sqlalchemy_url.replace("postgresql+asyncpg://", "postgresql://", 1) + f"?search_path={TRADE_SCHEMA}"
+    )
 
 
 def load_world(world_dir: Path, rows: list[dict[str, Any]] = SHIPMENTS) -> Path:
@@ -44,6 +52,7 @@ async def _drop_table(dsn: str) -> None:
 
     connection = await asyncpg.connect(dsn)
     try:
-        await connection.execute(f"DROP TABLE IF EXISTS {POSTGRES_TABLE}")
+        await connection.execute(f"CREATE SCHEMA IF NOT EXISTS {TRADE_SCHEMA}")
+        await connection.execute(f"DROP TABLE IF EXISTS {TRADE_SCHEMA}.{POSTGRES_TABLE}")
     finally:
         await connection.close()

@@ -144,15 +144,25 @@ async def section_data(store: TradeStore, section: Section, body: SectionRequest
 
 
 async def _trend_data(store: TradeStore, body: SectionRequest) -> dict[str, Any]:
+    """Every period of the range, empty ones with zeros — unless the company has no record at all in
+    it, which is an empty answer like any other section's (and costs nothing)."""
     groups = await store.periods(body.company_name, body.company_role, _scope(body), body.period_unit)
+    if not groups:
+        return _page_data([], 0, body.page, body.page_size)
     by_start = {group.key[0]: group for group in groups}
     total_usd = sum(group.amount_usd for group in groups)
     starts = rows.period_starts(body.start_date, body.end_date, body.period_unit)
     first = (body.page - 1) * body.page_size
-    items = [
-        rows.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]
-    ]
+    items = [rows.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]]
     return _page_data(items, len(starts), body.page, body.page_size)
+
+
+def billable_rows(section: Section, data: dict[str, Any]) -> int:
+    """Rows a section is charged for: every returned row, except a trend's empty periods (padding the
+    calendar, not data)."""
+    if section == "trends":
+        return sum(1 for item in data["items"] if item["tradeCount"] > 0)
+    return int(data["returned_rows"])
 
 
 def _heading(body: SectionRequest) -> dict[str, Any]:
@@ -198,9 +208,9 @@ async def trade_report(store: TradeStore, body: SectionRequest) -> dict[str, Any
 
 
 def report_rows(result: dict[str, Any]) -> dict[str, int]:
-    """Rows returned per section kind (a failed section returns none): the units the report bills."""
+    """Billable rows per section kind (a failed section has none): the units the report bills."""
     returned: dict[str, int] = {}
     for section in SECTIONS:
         part = result["sections"][REPORT_KEYS[section]]
-        returned[section] = part["data"]["returned_rows"] if part["status"] == "complete" else 0
+        returned[section] = billable_rows(section, part["data"]) if part["status"] == "complete" else 0
     return returned
