@@ -71,6 +71,7 @@ class Settings(BaseSettings):
     trade_database_url: str | None = None
     trade_memory_limit: str = "1GB"  # DuckDB memory_limit per process
     trade_threads: int | None = Field(default=None, ge=1, le=64)  # DuckDB threads (default: the cores)
+    trade_pool_size: int = Field(default=8, ge=1, le=256)  # PostgreSQL connections per process
 
     # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (spec section 8).
     prices: str = ""

@@ -156,6 +156,8 @@ def test_company_role_is_required_and_catalog_defaults_by_role(
         assert ok(model, {**base, "company_role": role}).catalog == catalog
     cross = ok(model, {**base, "company_role": "exporter", "catalog": "imports"})
     assert (cross.company_role, cross.catalog) == ("exporter", "imports")
+    # An explicit null is "not given": the default by role, not a refusal.
+    assert ok(model, {**base, "company_role": "exporter", "catalog": None}).catalog == "exports"
 
 
 @ALL_MODELS

@@ -215,5 +215,8 @@ async def test_the_duckdb_store_sees_an_ingest_without_a_restart(tmp_path: Path)
         assert await store.company_names("importer") == [ACME, BERLIN, "Newco"]
         page = await store.counterparties("Newco", "importer", YEAR, page=1, page_size=20)
         assert _rows(page.groups) == [(OSAKA, "JPN", 1, 50.0)]
+        spill_dirs = list(store._spill_dirs)
+        assert len(spill_dirs) == 2  # one per opened instance: no two instances share spill files
     finally:
         await store.close()
+    assert not any(Path(d).exists() for d in spill_dirs)

@@ -8,7 +8,9 @@ sections with. Matching is fuzzy (rapidfuzz WRatio) over names with their legal 
 
 from __future__ import annotations
 
+import asyncio
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,14 +68,19 @@ class Match:
 _KEYS: dict[int, tuple[list[str], list[str]]] = {}
 
 
+_KEYS_LOCK = threading.Lock()  # matching runs in worker threads
+
+
 def _keys_of(names: list[str]) -> list[str]:
-    cached = _KEYS.get(id(names))
+    with _KEYS_LOCK:
+        cached = _KEYS.get(id(names))
     if cached is not None and cached[0] is names:
         return cached[1]
     keys = [name_key(n) for n in names]
-    if len(_KEYS) > 8:
-        _KEYS.clear()
-    _KEYS[id(names)] = (names, keys)
+    with _KEYS_LOCK:
+        if len(_KEYS) > 8:
+            _KEYS.clear()
+        _KEYS[id(names)] = (names, keys)
     return keys
 
 
@@ -92,7 +99,9 @@ async def find_candidates(store: TradeStore, body: CandidatesRequest) -> dict[st
     candidates: list[dict[str, Any]] = []
     for role in dict.fromkeys(role for role, _ in pairs):
         catalogs = [catalog for pair_role, catalog in pairs if pair_role == role]
-        matches = match_names(body.company_name, await store.company_names(role))
+        names = await store.company_names(role)
+        # ~20,000 fuzzy comparisons: off the event loop, which serves other requests meanwhile.
+        matches = await asyncio.to_thread(match_names, body.company_name, names)
         counts = {
             catalog: await store.name_counts(
                 role,

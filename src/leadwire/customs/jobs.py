@@ -1,7 +1,8 @@
 """Job handlers of the customs actions, and their prices (spec section 8).
 
 A row returned costs 3.6 credits in companies/search, counterparties and trends and 3.0 in
-categories and countries (a trend's empty periods are not charged); candidates are free. The reservation at creation is the most a request
+categories and countries (a trend's empty periods are not charged); candidates are free. The
+reservation at creation is the most a request
 can return — `page_size` rows of each section it asks for — and the job is charged for the rows it
 returned, all kinds together rounded up once; the rest of the reservation is released.
 """

@@ -28,12 +28,10 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from leadwire.platform.body import RequestModel
+from leadwire.providers.trade import Catalog, PeriodUnit, Role
+from leadwire.providers.trade import CompanySort as SortBy
 
-Role = Literal["importer", "exporter"]
-Catalog = Literal["imports", "exports"]
-SortBy = Literal["trade_count", "amount_usd", "quantity", "weight"]
 SortOrder = Literal["asc", "desc"]
-PeriodUnit = Literal["months", "quarters", "years"]
 
 # The common pairs: an importer is found in the records its own country declares as imports, an
 # exporter in those declared as exports. They give the default catalog of a role and the role of a catalog.
@@ -138,6 +136,14 @@ DefaultCatalog = Annotated[Catalog, Field(default_factory=_catalog_by_role, desc
 
 class _CustomsRequest(RequestModel):
     """The date rule every customs body shares."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _absent_when_null(cls, data: Any) -> Any:
+        # `"catalog": null` means "not given": the default by role applies, as when it is left out.
+        if isinstance(data, dict) and "catalog" in data and data["catalog"] is None:
+            return {k: v for k, v in data.items() if k != "catalog"}
+        return data
 
     @field_validator("end_date", check_fields=False)
     @classmethod

@@ -153,7 +153,9 @@ async def _trend_data(store: TradeStore, body: SectionRequest) -> dict[str, Any]
     total_usd = sum(group.amount_usd for group in groups)
     starts = rows.period_starts(body.start_date, body.end_date, body.period_unit)
     first = (body.page - 1) * body.page_size
-    items = [rows.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]]
+    items = [
+        rows.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]
+    ]
     return _page_data(items, len(starts), body.page, body.page_size)
 
 

@@ -77,7 +77,11 @@ def _trade(settings: Settings) -> Any:
             "LEADWIRE_TRADE_DATABASE_URL (or a PostgreSQL LEADWIRE_DATABASE_URL)",
             "LEADWIRE_TRADE_STORE=postgres",
         )
-        return PostgresTradeStore(dsn, timeout_seconds=settings.db_statement_timeout_seconds * 6)
+        return PostgresTradeStore(
+            dsn,
+            timeout_seconds=settings.db_statement_timeout_seconds * 6,
+            max_connections=settings.trade_pool_size,
+        )
 
     return _choose("LEADWIRE_TRADE_STORE", settings.trade_store, {"duckdb": duckdb, "postgres": postgres})
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -32,17 +33,16 @@ class DuckDBTradeStore(TradeStore):
 
     def __init__(self, path: Path, *, memory_limit: str = "1GB", threads: int | None = None) -> None:
         self.path = path
-        self._config: dict[str, Any] = {
-            "memory_limit": memory_limit,
-            # Spills of a read-only database cannot go beside the file; the system temp dir takes them.
-            "temp_directory": str(Path(tempfile.gettempdir()) / "leadwire-duckdb"),
-        }
+        self._config: dict[str, Any] = {"memory_limit": memory_limit}
         if threads is not None:
             self._config["threads"] = threads
         self._lock = threading.Lock()
         self._connection: duckdb.DuckDBPyConnection | None = None
         self._identity: _FileIdentity | None = None
-        self._names: dict[Role, list[str]] = {}
+        self._names: dict[tuple[_FileIdentity, Role], list[str]] = {}
+        # Spills of a read-only database cannot go beside the file: each instance gets a directory of
+        # its own (instances share no spill files), removed with the store.
+        self._spill_dirs: list[str] = []
 
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return await asyncio.to_thread(self._run, sql, params)
@@ -55,9 +55,12 @@ class DuckDBTradeStore(TradeStore):
             if self._connection is not None:
                 self._connection.close()
             self._connection, self._identity = None, None
+            for directory in self._spill_dirs:
+                shutil.rmtree(directory, ignore_errors=True)
+            self._spill_dirs.clear()
 
     def _run(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        cursor = self._cursor()
+        cursor, _ = self._cursor()
         try:
             return cursor.execute(sql, list(params)).fetchall()
         except duckdb.Error as exc:
@@ -66,24 +69,25 @@ class DuckDBTradeStore(TradeStore):
             cursor.close()
 
     def _names_of(self, role: Role) -> list[str]:
-        cursor = self._cursor()
+        # Keyed by the file the cursor reads, so names of a replaced file never fill the new one's cache.
+        cursor, identity = self._cursor()
         try:
             with self._lock:
-                cached = self._names.get(role)
+                cached = self._names.get((identity, role))
             if cached is not None:
                 return cached
             rows = cursor.execute(f"SELECT DISTINCT {role}_name FROM {self.table} ORDER BY 1").fetchall()
             names = [row[0] for row in rows if row[0]]
             with self._lock:
-                self._names[role] = names
+                self._names[(identity, role)] = names
             return names
         except duckdb.Error as exc:
             raise TradeStoreError(f"trade query failed: {exc}") from exc
         finally:
             cursor.close()
 
-    def _cursor(self) -> duckdb.DuckDBPyConnection:
-        """A cursor on the current file, reopened when an ingest replaced it."""
+    def _cursor(self) -> tuple[duckdb.DuckDBPyConnection, _FileIdentity]:
+        """A cursor on the current file (reopened when an ingest replaced it) and that file's identity."""
         try:
             stat = os.stat(self.path)
         except FileNotFoundError:
@@ -95,21 +99,23 @@ class DuckDBTradeStore(TradeStore):
         with self._lock:
             if identity != self._identity or self._connection is None:
                 self._reopen(identity)
-            assert self._connection is not None
-            return self._connection.cursor()
+            assert self._connection is not None and self._identity is not None
+            return self._connection.cursor(), self._identity
 
     def _reopen(self, identity: _FileIdentity) -> None:
         # A fresh in-memory database that attaches the file: `duckdb.connect(path)` would hand back the
         # process's cached instance of the old file while any connection to it is open. The old
         # connection is dropped, not closed: cursors running on it finish on the old file.
+        spill = tempfile.mkdtemp(prefix="leadwire-duckdb-")
+        self._spill_dirs.append(spill)
         try:
-            connection = duckdb.connect(config=self._config)
+            connection = duckdb.connect(config={**self._config, "temp_directory": spill})
             connection.execute(f"ATTACH '{_quoted(self.path)}' AS {_ALIAS} (READ_ONLY)")
         except duckdb.Error as exc:
             raise TradeStoreError(f"cannot open the trade data at {self.path}: {exc}") from exc
         self._connection = connection
         self._identity = identity
-        self._names = {}
+        self._names = {key: names for key, names in self._names.items() if key[0] == identity}
 
 
 def _quoted(path: Path) -> str:

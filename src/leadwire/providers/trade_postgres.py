@@ -23,7 +23,7 @@ NAMES_TTL_SECONDS = 60.0
 class PostgresTradeStore(TradeStore):
     table = POSTGRES_TABLE
 
-    def __init__(self, dsn: str, *, timeout_seconds: float = 30.0, max_connections: int = 4) -> None:
+    def __init__(self, dsn: str, *, timeout_seconds: float = 30.0, max_connections: int = 8) -> None:
         self._dsn = dsn
         self._timeout = timeout_seconds
         self._max_connections = max_connections
@@ -34,7 +34,9 @@ class PostgresTradeStore(TradeStore):
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         pool = await self._connected()
         try:
-            rows = await pool.fetch(sql, *params, timeout=self._timeout)
+            # The wait for a free connection is bounded too (a trade report holds four at once).
+            async with pool.acquire(timeout=self._timeout) as connection:
+                rows = await connection.fetch(sql, *params, timeout=self._timeout)
         except asyncpg.UndefinedTableError:
             raise TradeStoreError(
                 f"no table {self.table}: load shipments with `leadwire ingest shipments FILE`"
@@ -49,6 +51,8 @@ class PostgresTradeStore(TradeStore):
             return cached[1]
         rows = await self._fetch(f"SELECT DISTINCT {role}_name FROM {self.table} ORDER BY 1", ())
         names = [row[0] for row in rows if row[0]]
+        if cached is not None and cached[1] == names:
+            names = cached[1]  # the same list object: candidates keep their matching keys for it
         self._names[role] = (time.monotonic(), names)
         return names
 
