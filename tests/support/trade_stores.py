@@ -11,7 +11,6 @@ from leadwire.providers.trade_ingest import ingest_shipments
 from leadwire.providers.trade_schema import POSTGRES_TABLE
 from tests.support.trade import SHIPMENTS, write_csv
 
-
 # The app's tables live in `public` of the session's test database (and a test compares them with the
 # migrations): trade data keeps to a schema of its own, reached through the connection's search_path.
 TRADE_SCHEMA = "trade_test"
