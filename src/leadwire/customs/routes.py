@@ -7,57 +7,65 @@ from fastapi import APIRouter
 from leadwire.customs import service
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.platform.auth import require
+from leadwire.platform.body import RequestModel
 from leadwire.platform.job_routes import add_job_route
 
 router = APIRouter(prefix="/api/v2/customs", tags=["customs"])
-_WRITER = require("customs:write", "task")
-_ERRORS = ("membership_tier_insufficient",)
 
+# (path, body, action, summary); the prices are the defaults of spec section 8.
+_ROUTES: tuple[tuple[str, type[RequestModel], str, str], ...] = (
+    (
+        "/company-candidates",
+        CandidatesRequest,
+        service.CANDIDATES,
+        "Company-name candidates in the customs records (not billed)",
+    ),
+    (
+        "/companies/search",
+        CompanySearchRequest,
+        service.COMPANIES_SEARCH,
+        "Importers or exporters by product and country (3.6 credits per returned row)",
+    ),
+    (
+        "/counterparties",
+        SectionRequest,
+        service.SECTION_ACTIONS["counterparties"],
+        "A company's trading partners (3.6 credits per returned row)",
+    ),
+    (
+        "/categories",
+        SectionRequest,
+        service.SECTION_ACTIONS["categories"],
+        "A company's product categories by HS code (3.0 credits per returned row)",
+    ),
+    (
+        "/trends",
+        SectionRequest,
+        service.SECTION_ACTIONS["trends"],
+        "A company's trade per month, quarter or year (3.6 credits per period with records)",
+    ),
+    (
+        "/countries",
+        SectionRequest,
+        service.SECTION_ACTIONS["countries"],
+        "A company's trade by partner country (3.0 credits per returned row)",
+    ),
+    (
+        "/trade-reports",
+        SectionRequest,
+        service.TRADE_REPORT,
+        "All four sections at once; a failed section is marked, the others stand",
+    ),
+)
 
-add_job_route(
-    router,
-    "/company-candidates",
-    name="customs_company_candidates",
-    body=CandidatesRequest,
-    permission=_WRITER,
-    start=service.starter(service.CANDIDATES),
-    error_codes=_ERRORS,
-    summary="Company-name candidates in the customs records (not billed)",
-)
-add_job_route(
-    router,
-    "/companies/search",
-    name="customs_companies_search",
-    body=CompanySearchRequest,
-    permission=_WRITER,
-    start=service.starter(service.COMPANIES_SEARCH),
-    error_codes=_ERRORS,
-    summary="Importers or exporters by product and country (3.6 credits per returned row)",
-)
-_SECTION_SUMMARIES = {
-    "counterparties": "A company's trading partners (3.6 credits per returned row)",
-    "categories": "A company's product categories by HS code (3.0 credits per returned row)",
-    "trends": "A company's trade per month, quarter or year (3.6 credits per returned row)",
-    "countries": "A company's trade by partner country (3.0 credits per returned row)",
-}
-for _section in service.SECTIONS:
+for _path, _body, _action, _summary in _ROUTES:
     add_job_route(
         router,
-        f"/{_section}",
-        name=f"customs_{_section}",
-        body=SectionRequest,
-        permission=_WRITER,
-        start=service.starter(service.SECTION_ACTIONS[_section]),
-        error_codes=_ERRORS,
-        summary=_SECTION_SUMMARIES[_section],
+        _path,
+        name=_action.replace(".", "_"),
+        body=_body,
+        permission=require("customs:write", "task"),
+        start=service.starter(_action),
+        error_codes=("membership_tier_insufficient",),
+        summary=_summary,
     )
-add_job_route(
-    router,
-    "/trade-reports",
-    name="customs_trade_report",
-    body=SectionRequest,
-    permission=_WRITER,
-    start=service.starter(service.TRADE_REPORT),
-    error_codes=_ERRORS,
-    summary="All four sections at once; a failed section is marked, the others stand",
-)
