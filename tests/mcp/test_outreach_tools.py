@@ -65,7 +65,11 @@ async def test_dispatch_outreach_returns_the_scheduled_job_that_rest_reads(
     client: httpx.AsyncClient, owner: TestAccount, senders: dict[str, str]
 ) -> None:
     result = await call(
-        client, owner.headers, "dispatch_outreach", **email_args(senders["email"], metadata={"crm_id": "L-7"})
+        client,
+        owner.headers,
+        "dispatch_outreach",
+        **email_args(senders["email"], metadata={"crm_id": "L-7"}),
+        wait_seconds=0,
     )
     assert result["isError"] is False, result
     job = result["structuredContent"]
@@ -163,6 +167,7 @@ async def test_like_linkedin_post_returns_the_queued_job_paced_on_linkedin(
         channel="linkedin",
         recipient={"profile_url": PROFILE},
         content={"text": "Hi Ada"},
+        wait_seconds=0,  # no worker runs here: waiting would only sit out the default 20 s
     )
     later = dispatch["structuredContent"]["scheduled_at"]
     rest = assert_ok(await client.get(f"/api/v2/jobs/{job['id']}", headers=owner.headers))["item"]
@@ -242,7 +247,9 @@ async def test_without_the_write_scope_the_tools_are_permission_denied_as_on_res
     )
     assert text.split(":")[0] == "permission_denied" and text == as_tool_text(rest)
     # outreach:write alone is enough to dispatch (a like needs engagement:write, as on REST).
-    allowed = await call(client, outreach_only.headers, "dispatch_outreach", **email_args(senders["email"]))
+    allowed = await call(
+        client, outreach_only.headers, "dispatch_outreach", **email_args(senders["email"]), wait_seconds=0
+    )
     assert allowed["isError"] is False and allowed["structuredContent"]["status"] == "scheduled"
 
 
