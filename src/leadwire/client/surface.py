@@ -215,9 +215,9 @@ class Operations(Generic[R]):
         idempotency_key: str | None = None,
     ) -> R:
         """Start a job reading one section of a company's trade: `counterparties` or `trends` (3.6
-        credits per returned row), `categories` or `countries` (3.0); returns the job, whose result's
-        `data.items` are the section's rows. `filters`: hs_code, product_description,
-        origin_country_code, destination_country_code."""
+        credits per returned row; a trend's empty periods are free), `categories` or `countries`
+        (3.0); returns the job, whose result's `data.items` are the section's rows. `filters`:
+        hs_code, product_description, origin_country_code, destination_country_code."""
         if section not in CUSTOMS_SECTIONS:
             raise ValueError("section must be one of " + ", ".join(CUSTOMS_SECTIONS))
         body = _section_body(

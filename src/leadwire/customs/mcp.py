@@ -38,7 +38,7 @@ _SECTION_TOOLS = {
     "counterparties": "A company's trading partners in the customs records (3.6 credits per row).",
     "categories": "A company's product categories by HS code, English and Chinese (3.0 credits per row).",
     "trends": "A company's trade per period_unit (months, quarters, years); empty periods are zeros "
-    "(3.6 credits per row).",
+    "(3.6 credits per period with records; empty ones are free).",
     "countries": "A company's trade by partner country (3.0 credits per row).",
 }
 
