@@ -203,3 +203,21 @@ def test_unsupported_file_type(tmp_path: Path) -> None:
     path.write_bytes(b"")
     report = ingest(tmp_path / "world", "companies", path)
     assert not report.accepted and report.errors[0].line == 0
+
+
+def test_country3_is_accepted_and_must_name_the_same_country(tmp_path: Path) -> None:
+    rows = [
+        {"domain": "alpine.example", "name": "Alpine AG", "country": "CH", "country3": "che"},
+        {"domain": "fjord.example", "name": "Fjord AS", "country": "NO", "country3": "SWE"},
+        {"domain": "nowhere.example", "name": "Nowhere Ltd", "country": "GB", "country3": "XYZ"},
+    ]
+    report = ingest(tmp_path / "world", "companies", _jsonl(tmp_path / "c.jsonl", rows))
+    assert {(e.line, e.field) for e in report.errors} == {(2, "country3"), (3, "country3")}
+    assert "alpha-3 is NOR" in next(e.message for e in report.errors if e.line == 2)
+    accepted = ingest(tmp_path / "world", "companies", _jsonl(tmp_path / "ok.jsonl", rows[:1]))
+    assert accepted.accepted and accepted.inserted == 1
+    con = open_world(tmp_path / "world")
+    try:
+        assert [tuple(r) for r in con.execute("SELECT country, country3 FROM companies")] == [("CH", "CHE")]
+    finally:
+        con.close()

@@ -91,6 +91,15 @@ def country(value: Any) -> str:
     return str(record.alpha_2)
 
 
+def country3(value: Any) -> str:
+    """An ISO 3166-1 alpha-3 code, upper-cased (the companies table's `country3`)."""
+    code = text(value).upper()
+    record = pycountry.countries.get(alpha_3=code) if len(code) == 3 and code.isalpha() else None
+    if record is None:
+        raise ValueError("must be an ISO 3166-1 alpha-3 country code")
+    return str(record.alpha_3)
+
+
 def alpha3(alpha2: str) -> str:
     record = pycountry.countries.get(alpha_2=alpha2)
     return str(record.alpha_3) if record is not None else alpha2
@@ -216,6 +225,8 @@ SPECS: dict[str, dict[str, Field]] = {
         "domain": _F(domain, True, "domain"),
         "name": _F(text, True, "name"),
         "country": _F(country, True, "country"),
+        # Derived from `country` when absent; when given it must name the same country.
+        "country3": _F(country3),
         "name_zh": _F(text, column="name_zh"),
         "industry_code": _F(naics_code, column="industry_code"),
         "industry": _F(text, column="industry"),

@@ -208,6 +208,13 @@ def _complete_company(row: _Staged, parsed: dict[str, Any], refs: _References, r
     v = row.values
     if "country" in v:
         v["country3"] = f.alpha3(v["country"])
+        given = parsed.get("country3")
+        if given is not None and given != v["country3"]:
+            report.error(
+                row.line,
+                "country3",
+                f"{given} is not country {v['country']} (its alpha-3 is {v['country3']})",
+            )
     if "industry_code" in v and "industry" not in v:
         v["industry"] = f.naics_title(v["industry_code"])
 
