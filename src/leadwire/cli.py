@@ -216,10 +216,29 @@ async def _bootstrap_demo(settings: Settings) -> Any:
 
 def _ensure_world(settings: Settings) -> None:
     from leadwire.sandbox.setup import ensure_world
+    from leadwire.sandbox.store import world_is_built
 
     world_dir = settings.resolved_world_dir
-    sys.stderr.write(f"Sandbox world ({settings.sandbox_size}) in {world_dir}\n")
+    if not world_is_built(world_dir):
+        size, seed = settings.sandbox_size, settings.sandbox_seed
+        sys.stderr.write(f"Building the sandbox world ({size}, seed {seed}) in {world_dir}\n")
     ensure_world(world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size, progress=True)
+    sys.stderr.write(world_description(world_dir) + "\n")
+
+
+def world_description(world_dir: Path) -> str:
+    """The start-up line: which world is served — generated (size, seed) or your ingested data — and
+    what it holds, so an operator can tell at a glance."""
+    from leadwire.sandbox.store import read_meta
+
+    meta = read_meta(world_dir)
+    if meta.get("size") == "empty":
+        kind = "your ingested data"
+    else:
+        kind = f"the sandbox world ({meta.get('size')}, seed {meta.get('seed')})"
+    counts = json.loads(meta.get("counts") or "{}")
+    held = ", ".join(f"{count:,} {name}" for name, count in counts.items() if count) or "no rows yet"
+    return f"Serving {kind} from {world_dir}: {held}"
 
 
 def _announce_demo(settings: Settings, demo: Any, host: str, port: int) -> None:

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import httpx
+import pytest
 
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.search import SearchProviderError, SearchRequest, SearchSource
@@ -73,7 +74,9 @@ class _HalfBrokenSearch:
 
     async def search(self, request: SearchRequest) -> list[SearchSource]:
         if "boom" in request.query:
-            raise SearchProviderError("search_provider_unavailable")
+            raise SearchProviderError(
+                "search_provider_unavailable", "local index: no such table: documents_fts"
+            )
         return [SearchSource(url="https://a.example/x", title="A", highlights=["a"], text="a")]
 
 
@@ -96,7 +99,7 @@ async def test_one_failed_query_makes_the_result_partial(
 
 
 async def test_every_query_failing_fails_the_job(
-    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     runtime.services["search"] = _HalfBrokenSearch()
     acct = await accounts.create(credits=100)
@@ -109,6 +112,9 @@ async def test_every_query_failing_fails_the_job(
     job = assert_ok(response, 200)["item"]
     assert job["status"] == "failed" and job["error"] == {"code": "search_provider_unavailable"}
     assert job["billing"]["charged_credits"] == 0
+    # The operator sees why, with the job's id: the provider's own words are logged.
+    logged = [r.getMessage() for r in caplog.records if r.name == "leadwire.worker"]
+    assert any(job["id"] in m and "no such table: documents_fts" in m for m in logged), logged
 
 
 async def test_contacts_on_a_world_company(

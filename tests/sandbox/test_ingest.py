@@ -221,3 +221,16 @@ def test_country3_is_accepted_and_must_name_the_same_country(tmp_path: Path) -> 
         assert [tuple(r) for r in con.execute("SELECT country, country3 FROM companies")] == [("CH", "CHE")]
     finally:
         con.close()
+
+
+def test_the_start_up_line_says_which_world_is_served(tmp_path: Path, small_world: Path) -> None:
+    from leadwire.cli import world_description
+
+    ingest(tmp_path / "world", "companies", _jsonl(tmp_path / "c.jsonl", COMPANIES))
+    assert (
+        world_description(tmp_path / "world")
+        == f"Serving your ingested data from {tmp_path / 'world'}: 2 companies"
+    )
+    generated = world_description(small_world)
+    assert generated.startswith(f"Serving the sandbox world (small, seed 7) from {small_world}: ")
+    assert "300 companies" in generated

@@ -48,15 +48,16 @@ async def search_public_web(search: SearchProvider, body: PublicWebRequest) -> d
             return exc
 
     outcomes = await asyncio.gather(*(one(q) for q in body.queries))
-    results, errors, searched = [], [], []
+    results, errors, searched, failures = [], [], [], []
     for query, outcome in zip(body.queries, outcomes, strict=True):
         if isinstance(outcome, SearchProviderError):
             errors.append({"query": query, "code": outcome.code})
+            failures.append(outcome)
             continue
         searched.append(query)
         results.append({"query": query, "sources": outcome})
     if not searched:
-        raise JobFailure(errors[0]["code"])
+        raise JobFailure(failures[0].code, failures[0].detail)
     return {
         "status": "partial" if errors else "complete",
         "queries": list(body.queries),

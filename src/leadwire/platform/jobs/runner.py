@@ -198,6 +198,14 @@ class Worker:
             result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
         except JobFailure as failure:
             error_code = failure.code
+            # The operator's trail: which job failed and why (a provider's own words are in the detail).
+            log.warning(
+                "job %s (%s) failed: %s%s",
+                job.id,
+                job.action,
+                failure.code,
+                f": {failure.detail}" if failure.detail else "",
+            )
         except TimeoutError:
             error_code = "job_timeout"
         except asyncio.CancelledError:
