@@ -13,6 +13,7 @@ import pytest
 from leadwire.sandbox.hooks import register_world_changed, unregister_world_changed
 from leadwire.sandbox.ingest import ingest
 from leadwire.sandbox.store import open_world, read_meta, world_is_built
+from leadwire.search.store import read_manifest
 
 
 def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
@@ -100,6 +101,7 @@ def test_ingest_into_a_fresh_data_dir(tmp_path: Path, hook_calls: list[tuple[Pat
     finally:
         con.close()
     assert [kind for _, kind in hook_calls] == ["companies", "people"]
+    assert read_manifest(world) is not None  # searchable (no documents yet, but no failure either)
 
 
 def test_documents_and_posts_from_csv(tmp_path: Path) -> None:

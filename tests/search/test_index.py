@@ -14,6 +14,7 @@ from leadwire.search.index import (
     build_search_index,
     refresh_search_index,
 )
+from leadwire.search.store import read_manifest
 from leadwire.search.text import split_passages
 from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
 
@@ -459,8 +460,11 @@ def test_an_ingest_notification_refreshes_the_index(tmp_path: Path) -> None:
     con.close()
 
 
-def test_refresh_leaves_a_never_indexed_world_to_its_build_step(tmp_path: Path) -> None:
+def test_a_change_to_a_never_indexed_world_builds_its_index(tmp_path: Path) -> None:
+    # An ingest into an empty data directory must leave a world that public-web search can answer from.
     write_world(tmp_path)
-    assert refresh_search_index(tmp_path, "documents") == 0
-    assert not (tmp_path / "search_index.json").exists()
+    assert read_manifest(tmp_path) is None
+    assert refresh_search_index(tmp_path, "documents") == len(DOCS)
+    assert read_manifest(tmp_path) is not None
+    assert refresh_search_index(tmp_path, "documents") == 0  # indexed now: nothing pending
     assert refresh_search_index(tmp_path, "world") == len(DOCS)

@@ -176,15 +176,18 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
 
     Words follow every write through the triggers; this corrects site contexts, and
     catches the CJK table and the vectors up with the change log. Kind ``world`` (or
-    ``all``) rebuilds everything; a world that was never indexed is left to its build step.
+    ``all``) rebuilds everything; so does any change to a world that was never indexed (an
+    ingest of any kind into an empty data directory), so every ingest leaves a searchable world.
     """
     world_dir = Path(world_dir)
-    if changed_kind not in REFRESH_KINDS or not (world_dir / "world.db").exists():
+    if not (world_dir / "world.db").exists():
+        return 0
+    if not _index_present(world_dir):  # whatever was ingested: the world becomes searchable
+        return build_search_index(world_dir, progress=False).documents
+    if changed_kind not in REFRESH_KINDS:
         return 0
     if changed_kind != "documents":
         return build_search_index(world_dir, progress=False).documents
-    if not _index_present(world_dir):
-        return 0
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
         last, changed = _pending_changes(con)
         arrays = load_arrays(world_dir)
