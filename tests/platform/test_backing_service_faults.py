@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -125,7 +126,10 @@ async def test_redis_outage_keeps_the_api_answering_with_per_process_limits(
             assert {r.status_code for r in responses} == {200}
             # Counted per process meanwhile: the remaining budget still goes down request by request.
             remaining = [int(r.headers["x-user-ratelimit-remaining"]) for r in responses]
-            assert remaining == sorted(remaining, reverse=True) and remaining[0] > remaining[-1]
+            # Each request takes one from the budget; a window that rolls over during the run resets it
+            # once (a flake at a minute boundary when this asserted a strictly falling list).
+            steps = [before - after for before, after in itertools.pairwise(remaining)]
+            assert sum(1 for step in steps if step != 1) <= 1, remaining
             ready = await http.get("/readyz")
             assert ready.status_code == 200
             assert ready.json()["status"] == "degraded"
