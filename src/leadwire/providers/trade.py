@@ -161,8 +161,8 @@ class TradeStore(ABC):
         """Run one plan; raise TradeStoreError when the data cannot be read."""
 
     @abstractmethod
-    async def _company_names(self, role: Role) -> list[str]:
-        """Every distinct name on one side of the records (cached by the adapter)."""
+    async def company_names(self, role: Role) -> list[str]:
+        """Every distinct name on one side of the records, for candidates (cached by the adapter)."""
 
     async def close(self) -> None:
         return None
@@ -223,17 +223,16 @@ class TradeStore(ABC):
         sql.where(f"{role}_name = {sql.param(company)}")
         sql.scope(scope)
         grouping = _Grouping(
-            keys=(f"date_trunc('{_TRUNC_UNIT[unit]}', CAST(date AS TIMESTAMP))",), order="k0 ASC"
+            keys=(f"date_trunc('{_TRUNC_UNIT[unit]}', CAST(date AS TIMESTAMP))",),
+            order="k0 ASC",
+            distinct_companies=f"{OTHER_SIDE[role]}_name",
         )
         rows = await self._fetch(
-            f"SELECT {grouping.keys[0]} AS k0, {_measures(_with_companies(grouping, role))} "
+            f"SELECT {grouping.keys[0]} AS k0, {_measures(grouping)} "
             f"FROM {self.table} WHERE {sql.clause} GROUP BY k0 ORDER BY k0",
             sql.params,
         )
         return [_group(row[:1], row[1:]) for row in rows]
-
-    async def company_names(self, role: Role) -> list[str]:
-        return await self._company_names(role)
 
     async def name_counts(
         self, role: Role, scope: TradeScope, names: Sequence[str], countries: Sequence[str] = ()
@@ -292,10 +291,6 @@ class TradeStore(ABC):
         )
         total, usd = counted[0] if counted else (0, 0.0)
         return GroupPage([], int(total or 0), float(usd or 0.0))
-
-
-def _with_companies(grouping: _Grouping, role: Role) -> _Grouping:
-    return _Grouping(grouping.keys, grouping.order, f"{OTHER_SIDE[role]}_name")
 
 
 def _group(key: Sequence[Any], measures: Sequence[Any]) -> Group:

@@ -47,7 +47,7 @@ class DuckDBTradeStore(TradeStore):
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return await asyncio.to_thread(self._run, sql, params)
 
-    async def _company_names(self, role: Role) -> list[str]:
+    async def company_names(self, role: Role) -> list[str]:
         return await asyncio.to_thread(self._names_of, role)
 
     async def close(self) -> None:

@@ -356,7 +356,7 @@ def _fsync(path: Path) -> None:
 async def _write_postgres(con: duckdb.DuckDBPyConnection, dsn: str, report: ShipmentIngestReport) -> None:
     import asyncpg
 
-    conn = await asyncpg.connect(dsn.replace("postgresql+asyncpg://", "postgresql://", 1))
+    conn = await asyncpg.connect(dsn)  # an asyncpg DSN: Settings.resolved_trade_database_url
     try:
         async with conn.transaction():
             await conn.execute(POSTGRES_DDL)

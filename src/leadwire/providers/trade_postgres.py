@@ -45,7 +45,7 @@ class PostgresTradeStore(TradeStore):
             raise TradeStoreError(f"trade query failed: {type(exc).__name__}: {exc}") from exc
         return [tuple(row) for row in rows]
 
-    async def _company_names(self, role: Role) -> list[str]:
+    async def company_names(self, role: Role) -> list[str]:
         cached = self._names.get(role)
         if cached is not None and time.monotonic() - cached[0] < NAMES_TTL_SECONDS:
             return cached[1]
