@@ -214,24 +214,11 @@ def section(
     as_json: bool = AsJson,
 ) -> None:
     """One section of a company's trade (3.6 credits per row; categories and countries 3.0)."""
-    filters = _filters(hs_code, product, origin, destination)
-    job = _finished(
-        api_url,
-        api_key,
-        lambda lw: lw.customs_section(
-            name,
-            company_name,
-            role,
-            start,
-            end,
-            catalog=catalog,
-            page=page,
-            page_size=page_size,
-            period_unit=period_unit,
-            filters=filters,
-            wait=wait or None,
-        ),
-    )
+    request = _company_request(
+        company_name, role, start, end, catalog, period_unit, page, page_size, wait,
+        _filters(hs_code, product, origin, destination),
+    )  # fmt: skip
+    job = _finished(api_url, api_key, lambda lw: lw.customs_section(name, **request))
     _emit(job, as_json, render_section)
 
 
@@ -255,24 +242,39 @@ def report(
     as_json: bool = AsJson,
 ) -> None:
     """A trade report: the four sections at once, each billed at its price per row."""
-    filters = _filters(hs_code, product, origin, destination)
-    job = _finished(
-        api_url,
-        api_key,
-        lambda lw: lw.customs_report(
-            company_name,
-            role,
-            start,
-            end,
-            catalog=catalog,
-            page=page,
-            page_size=page_size,
-            period_unit=period_unit,
-            filters=filters,
-            wait=wait or None,
-        ),
-    )
+    request = _company_request(
+        company_name, role, start, end, catalog, period_unit, page, page_size, wait,
+        _filters(hs_code, product, origin, destination),
+    )  # fmt: skip
+    job = _finished(api_url, api_key, lambda lw: lw.customs_report(**request))
     _emit(job, as_json, render_report)
+
+
+def _company_request(
+    company_name: str,
+    role: str,
+    start: str,
+    end: str,
+    catalog: str | None,
+    period_unit: str | None,
+    page: int | None,
+    page_size: int | None,
+    wait: int,
+    filters: dict[str, str | None],
+) -> dict[str, Any]:
+    """The SDK arguments a section and a report share (same request shape, spec section 4)."""
+    return {
+        "company_name": company_name,
+        "company_role": role,
+        "start_date": start,
+        "end_date": end,
+        "catalog": catalog,
+        "page": page,
+        "page_size": page_size,
+        "period_unit": period_unit,
+        "filters": filters,
+        "wait": wait or None,
+    }
 
 
 def _filters(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -36,11 +37,17 @@ Integer = Annotated[Any, WithJsonSchema({"type": "integer"})]
 Object = Annotated[Any, WithJsonSchema({"type": "object"})]
 
 
+@lru_cache(maxsize=64)
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Built once per model, not once per tool argument: tools are declared at start-up.
+    return model.model_json_schema()
+
+
 def field_schema(model: type[BaseModel], field: str) -> WithJsonSchema:
     """For a loosely typed tool argument (`Annotated[Any, field_schema(Model, "name")]`): the request
     model's own JSON schema of that field (types, enums, patterns, bounds, description), so MCP clients
     see the REST rules while the tool still validates through the model and answers with REST codes."""
-    full = model.model_json_schema()
+    full = _json_schema(model)
     schema = dict(full["properties"][field])
     reference = schema.get("$ref") or next((s["$ref"] for s in schema.get("anyOf", ()) if "$ref" in s), None)
     if reference is not None:  # a nested model (customs `filters`): inline its schema
