@@ -13,6 +13,7 @@ from leadwire.client import AsyncLeadwire, LeadwireError
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.runtime import Runtime
+from leadwire.providers.search import SearchProviderError
 from tests.support.accounts import AccountFactory
 from tests.support.jobs import running_worker
 
@@ -84,6 +85,18 @@ async def test_wait_for_polls_until_terminal(
     assert done["status"] == "succeeded" and done["result"]["results"] == [{"query": "q", "sources": []}]
 
 
+async def test_a_job_failed_by_its_provider_reads_with_its_error_detail(
+    sdk: AsyncLeadwire, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("leadwire.client.asyncio.poll_delay", lambda attempt: 0.05)
+    runtime.services["search"] = _DownSearch()
+    job = await sdk.public_web(["q"], search_limit=1)
+    async with running_worker(runtime):
+        done = await sdk.wait_for(job["id"], timeout=20)
+    assert done["status"] == "failed"
+    assert done["error"] == {"code": "search_provider_unavailable", "detail": "HTTP 503"}
+
+
 async def _no_sleep(_seconds: float) -> None:
     return None
 
@@ -91,3 +104,8 @@ async def _no_sleep(_seconds: float) -> None:
 class _EmptySearch:
     async def search(self, request: object) -> list[object]:
         return []
+
+
+class _DownSearch:
+    async def search(self, request: object) -> list[object]:
+        raise SearchProviderError("search_provider_unavailable", "HTTP 503")

@@ -89,16 +89,20 @@ class _FailedJobClient:
         return None
 
     def customs_report(self, *_args: Any, **_kwargs: Any) -> dict[str, Any]:
-        return {"id": "job_1", "status": "failed", "error": {"code": "trade_store_unavailable"}}
+        error = {"code": "trade_data_unavailable", "detail": "the trade database is down"}
+        return {"id": "job_1", "status": "failed", "error": error}
 
 
-def test_a_failed_job_prints_its_code_on_stderr_and_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_job_prints_its_code_and_detail_on_stderr_and_exits_1(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(customs_cli, "Leadwire", _FailedJobClient)
     result = CliRunner().invoke(
         app, ["customs", "report", ACME, "--role", "importer", *SPAN, "--api-key", "lw_live_x"]
     )
     assert result.exit_code == 1
-    assert result.stdout == "" and "error: job job_1 failed: trade_store_unavailable" in result.stderr
+    assert result.stdout == ""
+    assert "error: job job_1 failed: trade_data_unavailable: the trade database is down" in result.stderr
 
 
 def test_a_failed_report_section_is_one_line_and_the_others_are_tables() -> None:

@@ -157,7 +157,8 @@ async def test_an_unknown_profile_fails_the_job_and_v1_answers_502(
     body = {"profile_url": "https://www.linkedin.com/in/nobody-here-0", "content": "export growth"}
     async with running_worker(world_runtime):
         job = await _like(world_client, acct.headers, body)
-        assert job["status"] == "failed" and job["error"] == {"code": "recipient_not_found"}
+        assert job["status"] == "failed"
+        assert job["error"] == {"code": "recipient_not_found", "detail": "no such LinkedIn profile"}
         await _rewind_pacing(world_runtime, acct.user_id)
         response = await world_client.post(V1, json=body, headers={**acct.headers, **WAIT})
     assert_error(response, 502, "action_failed")
@@ -231,7 +232,8 @@ async def test_unipile_like_through_the_job(
             upstream.post("/posts/reaction").respond(401, json={"status": 401, "type": "errors/disconnected"})
             await _rewind_pacing(runtime, acct.user_id)
             failed = await _like(client, acct.headers, {**body, "content": "running a half marathon"})
-    assert failed["status"] == "failed" and failed["error"] == {"code": "account_disconnected"}
+    assert failed["status"] == "failed"
+    assert failed["error"] == {"code": "account_disconnected", "detail": "HTTP 401 type=errors/disconnected"}
     async with transaction(runtime.sessionmaker) as session:
         status = await session.scalar(
             select(connect.ConnectAccount.status).where(connect.ConnectAccount.id == account_id)

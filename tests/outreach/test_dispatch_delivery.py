@@ -99,7 +99,11 @@ async def test_refused_credentials_fail_the_job_and_ask_for_reconnection(
     owner = await accounts.create()
     account = await accounts.connect_smtp(owner.user_id, port, password="wrong")
     job = await _dispatch_and_run(client, runtime, owner, email(account))
-    assert (job["status"], job["error"]) == ("failed", {"code": "account_disconnected"})
+    assert job["status"] == "failed"
+    assert job["error"] == {
+        "code": "account_disconnected",
+        "detail": "5.7.8 Authentication credentials invalid",
+    }
     assert inbox.messages == []
     listed = assert_ok(await client.get("/api/v2/connect/accounts", headers=owner.headers))["items"]
     assert {a["account_id"]: a["status"] for a in listed}[account] == "reconnect_required"
@@ -115,7 +119,8 @@ async def test_refused_recipient_is_recipient_not_found(
     account = await accounts.connect_smtp(owner.user_id, port)
     body = email(account, recipient={"address": "nobody@acme.example"})
     job = await _dispatch_and_run(client, runtime, owner, body)
-    assert (job["status"], job["error"]) == ("failed", {"code": "recipient_not_found"})
+    assert job["status"] == "failed"
+    assert job["error"] == {"code": "recipient_not_found", "detail": "550 5.1.1 no such user"}
 
 
 async def test_an_account_disconnected_after_acceptance_sends_nothing(

@@ -80,7 +80,8 @@ async def test_unipile_invitation_note_over_300_characters_fails_clearly_and_sen
     invite = upstream.post(f"{BASE}/users/invite")
     body = linkedin(account, recipient={"profile_url": PROFILE_URL}, content={"text": "x" * 301})
     job = await _run(client, runtime, owner.headers, body)
-    assert (job["status"], job["error"]) == ("failed", {"code": "invitation_note_too_long"})
+    assert job["status"] == "failed"
+    assert job["error"] == {"code": "invitation_note_too_long", "detail": "invitation note over 300 chars"}
     assert not invite.called
 
 
@@ -93,7 +94,10 @@ async def test_whatsapp_outside_the_24_hour_window_is_reengagement_required(
         return_value=httpx.Response(400, json=graph_error(131047, "Re-engagement message"))
     )
     job = await _run(client, runtime, owner.headers, whatsapp(account))
-    assert (job["status"], job["error"]) == ("failed", {"code": "whatsapp_reengagement_required"})
+    assert job["status"] == "failed" and job["error"] == {
+        "code": "whatsapp_reengagement_required",
+        "detail": "HTTP 400 code=131047 type=OAuthException message=Re-engagement message",
+    }
 
 
 async def test_whatsapp_cloud_delivers_with_the_decrypted_token(
@@ -115,6 +119,10 @@ async def test_whatsapp_expired_token_fails_the_job_and_asks_for_reconnection(
     expired = graph_error(190, "Error validating access token: Session has expired")
     upstream.post(MESSAGES).mock(return_value=httpx.Response(401, json=expired))
     job = await _run(client, runtime, owner.headers, whatsapp(account))
-    assert (job["status"], job["error"]) == ("failed", {"code": "account_disconnected"})
+    assert job["status"] == "failed" and job["error"] == {
+        "code": "account_disconnected",
+        "detail": "HTTP 401 code=190 type=OAuthException message=" + expired["error"]["message"],
+    }
+    assert TOKEN not in job["error"]["detail"]
     again = await client.post(DISPATCH, json=whatsapp(account), headers=owner.headers)
     assert_error(again, 409, "connect_account_reconnect_required")

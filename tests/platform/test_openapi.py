@@ -21,6 +21,8 @@ async def test_openapi_document(client: httpx.AsyncClient) -> None:
     assert "job_already_running" in cancel["409"]["description"]
     schemas = doc["components"]["schemas"]
     assert {"PublicJob", "ErrorEnvelope", "ConnectAccountOut"} <= set(schemas)
+    job_error = schemas["JobError"]  # `detail` only when the failure has one
+    assert set(job_error["properties"]) == {"code", "detail"} and job_error["required"] == ["code"]
     echo = doc["paths"]["/api/v2/test/echo"]["post"]
     assert echo["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/EchoRequest"

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from leadwire.platform.runtime import Runtime
+from leadwire.providers.contacts import ContactsProviderError
 from leadwire.providers.search import SearchProviderError, SearchRequest, SearchSource
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
@@ -98,7 +99,7 @@ async def test_one_failed_query_makes_the_result_partial(
     assert job["billing"]["charged_credits"] == 1
 
 
-async def test_every_query_failing_fails_the_job(
+async def test_every_query_failing_fails_the_job_with_the_providers_detail(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     runtime.services["search"] = _HalfBrokenSearch()
@@ -109,12 +110,47 @@ async def test_every_query_failing_fails_the_job(
             json={"queries": ["boom"]},
             headers={**acct.headers, "Prefer": "wait=20"},
         )
-    job = assert_ok(response, 200)["item"]
-    assert job["status"] == "failed" and job["error"] == {"code": "search_provider_unavailable"}
+    created = assert_ok(response, 200)
+    job = assert_ok(await client.get(f"/api/v2/jobs/{created['item']['id']}", headers=acct.headers))["item"]
+    assert job["status"] == "failed" and job["result"] is None
+    assert job["error"] == {
+        "code": "search_provider_unavailable",
+        "detail": "local index: no such table: documents_fts",
+    }
+    assert created["item"]["error"] == job["error"]
     assert job["billing"]["charged_credits"] == 0
-    # The operator sees why, with the job's id: the provider's own words are logged.
-    logged = [r.getMessage() for r in caplog.records if r.name == "leadwire.worker"]
-    assert any(job["id"] in m and "no such table: documents_fts" in m for m in logged), logged
+    # The operator sees why, with the job's id and the request that created it: the provider's words.
+    request_id = created["request_id"]
+    records = [r for r in caplog.records if r.name == "leadwire.worker" and job["id"] in r.getMessage()]
+    assert [r.getMessage() for r in records] == [
+        f"job {job['id']} (research.public_web) failed: search_provider_unavailable: "
+        f"local index: no such table: documents_fts request_id={request_id}"
+    ]
+    assert getattr(records[0], "request_id", None) == request_id
+
+
+class _DownContacts:
+    """A contacts provider that cannot be reached."""
+
+    async def domain_search(self, domain: str, **kwargs: object) -> object:
+        raise ContactsProviderError("contacts_provider_unavailable", "HTTP 503")
+
+
+async def test_a_contacts_provider_failure_fails_the_job_with_its_detail(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    runtime.services["contacts"] = _DownContacts()
+    acct = await accounts.create(credits=100)
+    async with running_worker(runtime):
+        response = await client.post(
+            "/api/v2/research/contacts",
+            json={"domain": "acme.example"},
+            headers={**acct.headers, "Prefer": "wait=20"},
+        )
+    job_id = assert_ok(response, 200)["item"]["id"]
+    job = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
+    assert job["status"] == "failed"
+    assert job["error"] == {"code": "contacts_provider_unavailable", "detail": "HTTP 503"}
 
 
 async def test_contacts_on_a_world_company(

@@ -1,8 +1,9 @@
 """A test-only plugin: the `test.echo` action and a creation route that drive the jobs engine.
 
 Loaded with `LEADWIRE_PLUGINS=tests.support.echo` (in-process tests pass it through Settings).
-The payload steers the handler: `sleep` seconds, `fail` code, `units` billed, `raise` an exception,
-`block_file` waits until that file exists (lets a test kill a worker mid-job deterministically).
+The payload steers the handler: `sleep` seconds, `fail` code (with `fail_detail`), `units` billed,
+`raise` an exception, `block_file` waits until that file exists (lets a test kill a worker mid-job
+deterministically).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class EchoRequest(RequestModel):
     message: str = "hello"
     sleep: float = 0.0
     fail: str | None = None
+    fail_detail: str | None = None
     units: float = 0.0
     max_units: float = 0.0
     # Units of named kinds (priced per kind, like a trade report's sections) and their maxima.
@@ -61,7 +63,7 @@ async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     if request.fail == "raise":
         raise RuntimeError("echo asked to raise")
     if request.fail:
-        raise JobFailure(request.fail)
+        raise JobFailure(request.fail, request.fail_detail)
     return {"message": request.message, "attempt": ctx.attempt, "pid": os.getpid()}
 
 

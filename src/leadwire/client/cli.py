@@ -138,8 +138,9 @@ def describe(item: dict[str, Any]) -> str:
     if item.get("channel"):
         lines.append(f"  channel      {item['channel']}")
     lines.append(f"  scheduled at {item['scheduled_at']}")
-    if item.get("error"):
-        lines.append(f"  error        {item['error']['code']}")
+    if error := item.get("error"):
+        detail = f": {error['detail']}" if error.get("detail") else ""
+        lines.append(f"  error        {error['code']}{detail}")
     for key, value in (item.get("result") or {}).items():
         shown = json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
         lines.append(f"  {key:<12} {shown}")

@@ -198,9 +198,11 @@ async def trade_report(store: TradeStore, body: SectionRequest) -> dict[str, Any
         else:
             sections[REPORT_KEYS[section]] = {"status": "complete", "data": outcome}
     if len(failures) == len(SECTIONS):
-        # Nothing to report: the job fails, with the store's own code when it gave one.
+        # Nothing to report: the job fails, with the store's own code and detail when it gave them.
         store_error = next((f for f in failures if isinstance(f, TradeStoreError)), None)
-        raise JobFailure(store_error.code if store_error else SECTION_FAILED)
+        if store_error is not None:
+            raise JobFailure(store_error.code, store_error.detail)
+        raise JobFailure(SECTION_FAILED)
     return {
         **_heading(body),
         "period_unit": body.period_unit,

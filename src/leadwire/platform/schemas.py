@@ -41,6 +41,7 @@ class JobResource(TypedDict):
 
 class JobError(TypedDict):
     code: str
+    detail: NotRequired[str]  # a human sentence saying why, when the failure has one
 
 
 class JobBilling(TypedDict):

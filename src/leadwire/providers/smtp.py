@@ -85,9 +85,11 @@ class SmtpEmailChannel:
         try:
             await client.send_message(email)
         except aiosmtplib.SMTPRecipientsRefused as exc:
-            raise ChannelError("recipient_not_found", str(exc)) from None
+            # The server's reply, e.g. `550 5.1.1 no such user` (the job's `error.detail`).
+            refusals = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
+            raise ChannelError("recipient_not_found", refusals or None) from None
         except (aiosmtplib.SMTPSenderRefused, aiosmtplib.SMTPDataError) as exc:
-            raise ChannelError("provider_rejected", str(exc)) from None
+            raise ChannelError("provider_rejected", f"{exc.code} {exc.message}") from None
         except (aiosmtplib.SMTPException, OSError) as exc:
             # Cut or timed out mid-transaction: the server may have queued the message already.
             raise ChannelError("provider_error", type(exc).__name__, sent_unknown=True) from None

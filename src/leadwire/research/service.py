@@ -79,7 +79,7 @@ async def find_contacts(provider: ContactsProvider, body: ContactsRequest) -> di
             body.domain, limit=body.limit, positions=body.positions, locale=body.locale
         )
     except ContactsProviderError as exc:
-        raise JobFailure(exc.code) from None
+        raise JobFailure(exc.code, exc.detail) from None
     contacts = found.contacts[: body.limit]
     hierarchy = infer_hierarchy(found.company_name, body.domain, contacts)
     return {

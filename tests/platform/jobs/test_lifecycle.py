@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
@@ -60,6 +61,48 @@ async def test_failing_handler_fails_job_with_code(
     async with running_worker(runtime):
         job = await poll_job(client, acct.headers, job_id, until=("failed",))
     assert job["result"] is None and job["error"] == {"code": code}
+
+
+@pytest.mark.parametrize("path", ["/api/v2/test/echo", "/api/v2/test/free-echo"])  # settled / batched
+async def test_a_failure_with_a_detail_shows_it_as_error_detail(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, path: str
+) -> None:
+    acct = await accounts.create()
+    body = {"fail": "provider_unavailable", "fail_detail": "HTTP 503 from the provider"}
+    job_id = assert_ok(await client.post(path, json=body, headers=acct.headers), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("failed",))
+    assert job["error"] == {"code": "provider_unavailable", "detail": "HTTP 503 from the provider"}
+    assert job["result"] is None
+
+
+async def test_a_long_failure_detail_is_capped(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    body = {"fail": "provider_error", "fail_detail": "x" * 5000}
+    job_id = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]["id"]
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("failed",))
+    assert job["error"]["detail"] == "x" * (DETAIL_LIMIT - 1) + "…"
+
+
+async def test_the_failure_log_line_carries_the_request_that_created_the_job(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    acct = await accounts.create()
+    created = await create_echo(client, acct.headers, {"fail": "provider_error", "fail_detail": "refused"})
+    job_id, request_id = assert_ok(created, 202)["item"]["id"], created.headers["x-request-id"]
+    later = await client.get("/api/v2/credits", headers=acct.headers)  # another request, before the run
+    assert later.headers["x-request-id"] != request_id
+    async with running_worker(runtime):
+        await poll_job(client, acct.headers, job_id, until=("failed",))
+    records = [r for r in caplog.records if r.name == "leadwire.worker" and job_id in r.getMessage()]
+    assert [r.getMessage() for r in records] == [
+        f"job {job_id} (test.echo) failed: provider_error: refused request_id={request_id}"
+    ]
+    assert getattr(records[0], "request_id", None) == request_id
+    assert getattr(records[0], "job_id", None) == job_id
 
 
 async def test_handler_past_its_timeout_fails_with_job_timeout(

@@ -15,6 +15,7 @@ ACTIVE = ("queued", "scheduled", "running", "settling")
 UNDER_WAY = ("running", "settling")
 TERMINAL = ("succeeded", "failed", "cancelled")
 STATUSES = (*ACTIVE, *TERMINAL)
+DETAIL_LIMIT = 500
 
 
 class Job(Base):
@@ -36,6 +37,8 @@ class Job(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
     api_key_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The request that created the job (`req_...`), so the worker's log lines of the job carry it too.
+    request_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     action: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16))
     channel: Mapped[str | None] = mapped_column(String(16), nullable=True)
@@ -52,6 +55,8 @@ class Job(Base):
     lease_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
     error_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The failure's human sentence (`error.detail`), capped at DETAIL_LIMIT characters.
+    error_detail: Mapped[str | None] = mapped_column(String(DETAIL_LIMIT), nullable=True)
     billing_status: Mapped[str] = mapped_column(String(16))
     reserved_credits: Mapped[int] = mapped_column(BigInteger, default=0)
     charged_credits: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -84,13 +84,20 @@ async def finish(
     owner: str,
     result: dict[str, Any] | None = None,
     error_code: str | None = None,
+    error_detail: str | None = None,
     units: Units | None = None,
 ) -> Job | None:
     """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
     job = await _owned_running(session, job_id, owner)
     if job is None:
         return None
-    _mark_terminal(job, "succeeded" if error_code is None else "failed", result=result, error_code=error_code)
+    _mark_terminal(
+        job,
+        "succeeded" if error_code is None else "failed",
+        result=result,
+        error_code=error_code,
+        error_detail=error_detail,
+    )
     await settle_billing(session, job, units=units or {})
     await notifier.publish(session, JOB_CHANNEL, job.id)
     return job
@@ -106,6 +113,7 @@ class Outcome:
     error_code: str | None
     units: Units
     needs_settlement: bool
+    error_detail: str | None = None  # the failure's human sentence, already capped (`error.detail`)
 
 
 async def finish_many(
@@ -124,6 +132,7 @@ async def finish_many(
             owner=owner,
             result=outcome.result,
             error_code=outcome.error_code,
+            error_detail=outcome.error_detail,
             units=outcome.units,
         )
     if not unbilled:
@@ -144,6 +153,7 @@ async def finish_many(
             progress_percent=bindparam("b_percent"),
             result=bindparam("b_result"),
             error_code=bindparam("b_error"),
+            error_detail=bindparam("b_detail"),
             finished_at=now,
             updated_at=now,
             lease_owner=None,
@@ -160,6 +170,7 @@ async def finish_many(
                 "b_percent": 100.0 if o.error_code is None else 0.0,
                 "b_result": o.result if o.error_code is None else None,
                 "b_error": o.error_code,
+                "b_detail": o.error_detail if o.error_code is not None else None,
             }
             for o in unbilled
         ],
@@ -168,7 +179,14 @@ async def finish_many(
     await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in unbilled])
 
 
-def _mark_terminal(job: Job, status: str, *, result: dict[str, Any] | None, error_code: str | None) -> None:
+def _mark_terminal(
+    job: Job,
+    status: str,
+    *,
+    result: dict[str, Any] | None,
+    error_code: str | None,
+    error_detail: str | None = None,
+) -> None:
     now = utcnow()
     job.status = status
     job.progress_stage = status
@@ -176,6 +194,7 @@ def _mark_terminal(job: Job, status: str, *, result: dict[str, Any] | None, erro
         job.progress_percent = 100.0
     job.result = result if status == "succeeded" else None
     job.error_code = error_code if status == "failed" else None
+    job.error_detail = error_detail if status == "failed" else None
     job.finished_at = now
     job.updated_at = now
     job.lease_owner = None

@@ -18,12 +18,13 @@ from datetime import timedelta
 from typing import Any
 
 from leadwire.platform import idempotency
+from leadwire.platform.context import request_id_var
 from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import DETAIL_LIMIT, Job
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.notify import NEW_JOB_CHANNEL
 from leadwire.platform.runtime import Runtime
@@ -181,6 +182,9 @@ class Worker:
                 log.warning("heartbeat failed", exc_info=True)
 
     async def _execute(self, job: Job) -> None:
+        # This task's own context: every log line of the job carries the id of the request that created it
+        # (None for a job created outside a request, never a stale id inherited from the claiming loop).
+        request_id_var.set(job.request_id)
         spec = registry.find(job.action)
         ctx = JobContext(
             runtime=self.runtime,
@@ -192,19 +196,23 @@ class Worker:
         )
         result: dict[str, Any] | None = None
         error_code: str | None = None
+        error_detail: str | None = None
         try:
             if spec is None:
                 raise JobFailure("handler_error", f"no handler for {job.action}")
             result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
         except JobFailure as failure:
-            error_code = failure.code
-            # The operator's trail: which job failed and why (a provider's own words are in the detail).
+            error_code, error_detail = failure.code, _capped(failure.detail)
+            # The operator's trail: which job failed, why (a provider's own words are in the detail) and
+            # the request that created it.
             log.warning(
-                "job %s (%s) failed: %s%s",
+                "job %s (%s) failed: %s%s%s",
                 job.id,
                 job.action,
                 failure.code,
                 f": {failure.detail}" if failure.detail else "",
+                f" request_id={job.request_id}" if job.request_id else "",
+                extra={"job_id": job.id, "action": job.action, "request_id": job.request_id},
             )
         except TimeoutError:
             error_code = "job_timeout"
@@ -218,6 +226,7 @@ class Worker:
             user_id=job.user_id,
             result=result,
             error_code=error_code,
+            error_detail=error_detail,
             units=dict(ctx.units_by_kind),
             needs_settlement=job.billing_status == "pending",
         )
@@ -261,7 +270,9 @@ class Worker:
             for outcome in outcomes:
                 await self._commit_outcomes([outcome])
         elif outcomes[0].error_code != "handler_error":
-            failed = dataclasses.replace(outcomes[0], result=None, error_code="handler_error", units={})
+            failed = dataclasses.replace(
+                outcomes[0], result=None, error_code="handler_error", error_detail=None, units={}
+            )
             await self._commit_outcomes([failed])
         # Even the failure could not be stored: the lease expires and the job is rescued.
 
@@ -283,6 +294,13 @@ class Worker:
     async def _finish_many(self, outcomes: list[queue.Outcome]) -> None:
         async with transaction(self.runtime.sessionmaker) as session:
             await queue.finish_many(session, self.runtime.notifier, owner=self.owner, outcomes=outcomes)
+
+
+def _capped(detail: str | None) -> str | None:
+    """The failure's detail as the job stores it (`error.detail`): at most DETAIL_LIMIT characters."""
+    if not detail:
+        return None
+    return detail if len(detail) <= DETAIL_LIMIT else detail[: DETAIL_LIMIT - 1] + "…"
 
 
 def _log_step_failure(step: str, exc: Exception) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.platform.auth import Caller
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
+from leadwire.platform.context import request_id_var
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job
@@ -74,6 +75,8 @@ async def create_jobs(
     await ledger.lock_account(session, caller.user_id)
     await _check_concurrency(session, caller, adding=len(payloads))
     now = utcnow()
+    # The request being served; in the worker, the one that created the running job; None from the CLI.
+    request_id = request_id_var.get()
     jobs = []
     for payload in payloads:
         job_id = new_id("job")
@@ -84,6 +87,7 @@ async def create_jobs(
                 id=job_id,
                 user_id=caller.user_id,
                 api_key_id=caller.key_id,
+                request_id=request_id,
                 action=action,
                 status=status,
                 channel=channel,

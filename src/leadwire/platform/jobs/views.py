@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.schemas import Channel, JobBilling, JobStatus, PublicJob, ReducedJob
+from leadwire.platform.schemas import Channel, JobBilling, JobError, JobStatus, PublicJob, ReducedJob
 from leadwire.platform.time import iso
 
 
@@ -24,7 +24,7 @@ def public_job(job: Job) -> PublicJob:
         finished_at=iso(job.finished_at),
         attempt_count=job.attempt_count,
         result=job.result if job.status == "succeeded" else None,
-        error={"code": job.error_code} if job.status == "failed" and job.error_code else None,
+        error=_error(job),
         billing=JobBilling(
             status=cast(Any, job.billing_status),
             charged_credits=job.charged_credits,
@@ -36,6 +36,16 @@ def public_job(job: Job) -> PublicJob:
     if isinstance(job.payload, dict) and job.payload.get("metadata") is not None:
         item["metadata"] = job.payload["metadata"]
     return item
+
+
+def _error(job: Job) -> JobError | None:
+    """`{code}` of a failed job, with `detail` only when the failure gave one."""
+    if job.status != "failed" or not job.error_code:
+        return None
+    error = JobError(code=job.error_code)
+    if job.error_detail:
+        error["detail"] = job.error_detail
+    return error
 
 
 def reduced_job(job: Job) -> ReducedJob:
