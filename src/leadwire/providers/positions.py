@@ -12,38 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-ABBREVIATIONS: dict[str, str] = {
-    "vp": "vice president",
-    "svp": "senior vice president",
-    "evp": "executive vice president",
-    "avp": "assistant vice president",
-    "ceo": "chief executive officer",
-    "cto": "chief technology officer",
-    "cfo": "chief financial officer",
-    "coo": "chief operating officer",
-    "cmo": "chief marketing officer",
-    "cio": "chief information officer",
-    "cro": "chief revenue officer",
-    "cso": "chief sales officer",
-    "chro": "chief human resources officer",
-    "cpo": "chief product officer",
-    "clo": "chief legal officer",
-    "hr": "human resources",
-    "it": "information technology",
-    "mgr": "manager",
-    "dir": "director",
-    "sr": "senior",
-    "jr": "junior",
-    "qa": "quality assurance",
-    "pr": "public relations",
-    "bd": "business development",
-    "sdr": "sales development representative",
-    "ae": "account executive",
-    "gm": "general manager",
-    "ops": "operations",
-    "eng": "engineering",
-    "r&d": "research development",
-}
+from leadwire.taxonomy.titles import CJK_CHAR, english_tokens, to_simplified
 
 # English concept -> Chinese terms. Keys are phrases after abbreviation expansion.
 ZH_TERMS: dict[str, tuple[str, ...]] = {
@@ -111,22 +80,7 @@ ZH_TERMS: dict[str, tuple[str, ...]] = {
     "public relations": ("公关",),
 }
 
-# Traditional -> simplified for the characters of job titles, so that Taiwan and Hong Kong titles
-# meet the same term tables (the vocabulary that differs, e.g. 資訊 for 信息, is in the tables).
-_TRADITIONAL = (
-    "專業習書產會關內劃創辦務協發後員場實審尋師應開總戶執據數術機氣測電監級納組經絡統維網聯"
-    "藝營規計設試調負財責質購資軟運採鏈銷長問顧訊體誠導際戰號層廠庫檢驗價們個為與華區國東灣"
-)
-_SIMPLIFIED = (
-    "专业习书产会关内划创办务协发后员场实审寻师应开总户执据数术机气测电监级纳组经络统维网联"
-    "艺营规计设试调负财责质购资软运采链销长问顾讯体诚导际战号层厂库检验价们个为与华区国东湾"
-)
-_TO_SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
-
-_STOPWORDS = frozenset({"of", "the", "and", "for", "in", "at", "to", "a", "an", "de", "&"})
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ial", "ers", "er", "es", "s", "e")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_TOKEN = re.compile(r"[a-z0-9&]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,25 +101,6 @@ def _stem(token: str) -> str:
                 token, changed = token[: -len(suffix)], True
                 break
     return token
-
-
-def contains_cjk(text: str) -> bool:
-    """True when ``text`` has a Chinese character."""
-    return _CJK.search(text) is not None
-
-
-def to_simplified(text: str) -> str:
-    """``text`` with the traditional characters of job-title vocabulary in their simplified form."""
-    return text.translate(_TO_SIMPLIFIED)
-
-
-def english_tokens(text: str) -> list[str]:
-    """Lower-case tokens of ``text`` with abbreviations expanded and stopwords dropped (not stemmed)."""
-    out: list[str] = []
-    for raw in _TOKEN.findall(text.lower()):
-        expanded = ABBREVIATIONS.get(raw, raw)
-        out.extend(t for t in expanded.split() if t not in _STOPWORDS)
-    return out
 
 
 def _concepts(tokens: Sequence[str]) -> list[str]:
@@ -211,12 +146,12 @@ def _segment_chinese(text: str) -> list[tuple[str, ...]]:
 @lru_cache(maxsize=1024)
 def _compile(keyword: str) -> _Keyword:
     text = to_simplified(keyword.strip().lower())
-    if _CJK.search(text):
+    if CJK_CHAR.search(text):
         literal = re.sub(r"\s+", "", text)
         translated = tuple(
             tuple(" ".join(_stem(t) for t in c.split()) for c in group) for group in _segment_chinese(literal)
         )
-        ascii_part = tuple(_stem(t) for t in english_tokens(_CJK.sub(" ", text)))
+        ascii_part = tuple(_stem(t) for t in english_tokens(CJK_CHAR.sub(" ", text)))
         return _Keyword(ascii_part, (), literal, translated)
     tokens = english_tokens(text)
     chinese = tuple(ZH_TERMS[c] for c in _concepts(tokens))
@@ -252,7 +187,7 @@ def title_matches(positions: Sequence[str], title: str | None, title_zh: str | N
         return True
     english = title or ""
     chinese = to_simplified((title_zh or "").lower().replace(" ", ""))
-    if _CJK.search(english):
+    if CJK_CHAR.search(english):
         # An upstream may put a Chinese title in the only title field it has.
         chinese = chinese or to_simplified(english.lower().replace(" ", ""))
     stems = frozenset(_stem(t) for t in english_tokens(english))

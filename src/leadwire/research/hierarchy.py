@@ -11,14 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from leadwire.providers.contacts import ContactRecord
-from leadwire.providers.positions import contains_cjk, english_tokens
-from leadwire.providers.titles import (
+from leadwire.taxonomy import DEPARTMENTS, SENIORITIES
+from leadwire.taxonomy.titles import (
     TOP_LEVEL,
     TitleClass,
     classify_title,
+    contains_cjk,
     department_words,
+    english_tokens,
 )
-from leadwire.taxonomy import DEPARTMENTS, SENIORITIES
 
 __all__ = [
     "CONFIDENCE",

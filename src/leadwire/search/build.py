@@ -30,6 +30,7 @@ from leadwire.search.sites import (
 from leadwire.search.store import (
     CATEGORY_CODES,
     COARSE_DIM,
+    INDUSTRY_SLOTS,
     IndexArrays,
     connect_world,
     load_arrays,
@@ -37,6 +38,7 @@ from leadwire.search.store import (
     write_arrays,
 )
 from leadwire.search.text import cjk_index_body, clip, first_passage, has_cjk
+from leadwire.search.understand.industry import classify_text
 
 REFRESH_KINDS = frozenset({"documents", "world", "all"})
 # Characters embedded per document: encoding cost grows with every token, and 100,000
@@ -59,6 +61,13 @@ _FTS_INSERT_NEW = f"INSERT INTO documents_fts(rowid, {_FTS_COLUMNS}) VALUES ({_N
 _FTS_DELETE_OLD = f"""INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
             VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
                     {_SITE_OF.format(rowid="old.rowid")});"""
+
+_COMPANY_COLUMNS = "co.industry_code, co.industry"
+_COMPANY_JOIN = "LEFT JOIN companies co ON co.id = d.company_id"
+# A bare documents table (no companies in the world) reads as documents without companies.
+_NO_COMPANIES = "(SELECT NULL AS id, NULL AS industry_code, NULL AS industry WHERE 0)"
+# Characters of a page read for its industry classes: the opening says what a page is about.
+_CLASSIFY_CHARS = 2000
 
 _SCHEMA = [
     "CREATE TABLE search_sites (host TEXT PRIMARY KEY, root_rowid INTEGER NOT NULL, context TEXT NOT NULL)",
@@ -135,6 +144,8 @@ class _Doc:
     category: str
     site: str
     country: str
+    company_code: str = ""  # the NAICS class of the company the page belongs to, when it has one
+    company_industry: str = ""  # that company's own industry wording
 
 
 def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIndexStats:
@@ -157,6 +168,7 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
             categories=_category_codes(docs),
             countries=_countries(docs),
             projection=_projection(vectors),
+            **_industry_arrays(docs),
         )
         write_arrays(world_dir, arrays, previous=read_manifest(world_dir))
         con.execute("DELETE FROM search_dirty")
@@ -203,6 +215,7 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
             vectors=search_embed.encode([_embedding_text(d) for d in present]),
             categories=_category_codes(present),
             countries=_countries(present),
+            **_industry_arrays(present),
         )
         write_arrays(world_dir, updated, previous=read_manifest(world_dir))
         con.execute("DELETE FROM search_dirty WHERE id <= ?", (last,))
@@ -232,14 +245,18 @@ def index_size_bytes(world_dir: Path) -> int:
 
 def _read_all(con: sqlite3.Connection) -> list[_Doc]:
     cursor = con.execute(
-        "SELECT rowid, url, domain, title, text, category, country FROM documents ORDER BY rowid"
+        "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, d.country, "
+        f"{_COMPANY_COLUMNS} FROM documents d {_company_join(con)} ORDER BY d.rowid"
     )
     rows = [
-        (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "")
-        for r, u, d, t, x, c, k in cursor
+        (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "", code or "", label or "")
+        for r, u, d, t, x, c, k, code, label in cursor
     ]
-    roots = site_roots(page for page, _, _ in rows)
-    docs = [_Doc(page, category, site_text(page, roots), country) for page, category, country in rows]
+    roots = site_roots(row[0] for row in rows)
+    docs = [
+        _Doc(page, category, site_text(page, roots), country, code, label)
+        for page, category, country, code, label in rows
+    ]
     # Only sites whose context some page carries: a one-page site (most personal sites) lends nothing.
     used = {site_host(d.page.domain) for d in docs if d.site}
     write_sites(con, {host: root for host, root in roots.items() if host in used})
@@ -302,6 +319,28 @@ def _projection(vectors: np.ndarray) -> np.ndarray:
 
 def _countries(docs: list[_Doc]) -> np.ndarray:
     return np.array([d.country.upper().encode("ascii", "replace")[:2] for d in docs], dtype="S2")
+
+
+def _company_join(con: sqlite3.Connection) -> str:
+    found = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'companies'").fetchone()
+    return _COMPANY_JOIN if found else _COMPANY_JOIN.replace("companies", _NO_COMPANIES, 1)
+
+
+def _industry_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:
+    """NAICS classes of every document: its company's class when known, else read from its words."""
+    codes = np.zeros((len(docs), INDUSTRY_SLOTS), dtype="S6")
+    weights = np.zeros((len(docs), INDUSTRY_SLOTS), dtype=np.float32)
+    for row, doc in enumerate(docs):
+        for slot, (code, weight) in enumerate(_document_classes(doc)[:INDUSTRY_SLOTS]):
+            codes[row, slot] = code.encode("ascii")
+            weights[row, slot] = weight
+    return {"industries": codes, "industry_weights": weights}
+
+
+def _document_classes(doc: _Doc) -> list[tuple[str, float]]:
+    if doc.company_code:
+        return [(doc.company_code[:6], 1.0)]
+    return classify_text(doc.company_industry, doc.page.title, doc.page.text[:_CLASSIFY_CHARS], doc.site)
 
 
 def _category_codes(docs: list[_Doc]) -> np.ndarray:
@@ -403,13 +442,20 @@ def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
         part = ordered[start : start + 500]
         cursor = con.execute(
             "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, "
-            f"{_SITE_OF.format(rowid='d.rowid')}, d.country FROM documents d "
-            f"WHERE d.rowid IN ({','.join('?' * len(part))}) ORDER BY d.rowid",
+            f"{_SITE_OF.format(rowid='d.rowid')}, d.country, {_COMPANY_COLUMNS} FROM documents d "
+            f"{_company_join(con)} WHERE d.rowid IN ({','.join('?' * len(part))}) ORDER BY d.rowid",
             part,
         )
         docs.extend(
-            _Doc(PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", site, k or "")
-            for r, u, d, t, x, c, site, k in cursor
+            _Doc(
+                PageRef(int(r), u or "", d or "", t or "", x or ""),
+                c or "",
+                site,
+                k or "",
+                code or "",
+                label or "",
+            )
+            for r, u, d, t, x, c, site, k, code, label in cursor
         )
     return docs
 

@@ -21,7 +21,6 @@ import numpy as np
 from leadwire.domains import domain_matches, normalise_domain
 from leadwire.search import embed as search_embed
 from leadwire.search.build import REFRESH_KINDS, build_search_index, refresh_search_index
-from leadwire.search.geo import find_countries
 from leadwire.search.lexical import (
     LexicalSettings,
     TermStats,
@@ -47,6 +46,9 @@ from leadwire.search.types import (
     SearchSource,
     cap_text,
 )
+from leadwire.search.understand import understand
+from leadwire.search.understand.industry import GENERIC_WORDS, affinity
+from leadwire.search.understand.query import IndustryMatch
 
 __all__ = [
     "REFRESH_KINDS",
@@ -64,13 +66,17 @@ class RankWeights:
     coverage: float = 1.0  # IDF share of the query's terms the document contains
     lexical: float = 0.3  # BM25, scaled to the best candidate
     vector: float = 0.25  # cosine of query and document embeddings
-    geo: float = 0.4  # document country is a country the query names ("... in Germany")
+    geo: float = 0.4  # document country is a country the query names, when none of its pages answers
+    # Candidate budgets favour pages from a place the query names by this much (see ``_within_place``).
+    place: float = 10.0
+    industry: float = 0.8  # the document's NAICS classes answer the query's (by the NAICS hierarchy)
     location: float = 0.15  # document country equals user_location
     title: float = 2.0  # BM25 weight of a title match against a body match
     site: float = 0.5  # BM25 weight of a match in the site's home-page context
     lexical_candidates: int = 200
     coverage_candidates: int = 300
     vector_candidates: int = 100
+    industry_candidates: int = 200
     # Terms in more than this share of documents say little and cost a full doclist scan: not matched.
     max_df_fraction: float = 0.2
     # The any-term BM25 query ranks every posting of its terms; past this many it keeps only the rarest.
@@ -92,29 +98,36 @@ class _Candidate:
     cjk: float = 0.0
     coverage: float = 0.0
     cosine: float = 0.0
+    industry: float = 0.0
+    in_place: bool = False  # from the place the query names, and about what it asks
     country: str = ""
     score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class _Query:
-    """A request as the ranking sees it: terms without the country names, which become a boost."""
+    """A request as the ranking sees it: terms without the place names, which become a constraint."""
 
     parsed: ParsedQuery
     countries: frozenset[str]
+    industries: tuple[IndustryMatch, ...]
+    only_place: bool  # nothing to match but the place ("companies in Germany")
     category: str | None
     domains: list[str]
     location: str | None
 
     @classmethod
     def of(cls, request: SearchRequest) -> _Query:
-        rest, countries = find_countries(request.query)
-        parsed = parse_query(rest)
+        understood = understand(request.query)
+        parsed = parse_query(understood.rest)
+        only_place = bool(understood.places) and not understood.industries and _generic_only(parsed)
         if parsed.empty:  # the query is only a place: its words are all there is to match
             parsed = parse_query(request.query)
         return cls(
             parsed=parsed,
-            countries=countries,
+            countries=understood.countries,
+            industries=understood.industries,
+            only_place=only_place,
             category=request.category,
             domains=[normalise_domain(d, strict=False) for d in request.include_domains],
             location=request.user_location.upper() if request.user_location else None,
@@ -129,7 +142,50 @@ class _Loaded:
     epoch: int = 0
     arrays: IndexArrays | None = None
     stats: TermStats = field(default_factory=TermStats)
+    industries: IndustryTable | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass(frozen=True, slots=True)
+class IndustryTable:
+    """The documents' NAICS classes as indices into their few distinct codes.
+
+    A query's industries are scored once per distinct code (a few hundred), then gathered
+    for every document: a pass over the array instead of string tests on every row.
+    """
+
+    arrays: IndexArrays
+    rowids: np.ndarray
+    codes: list[str]
+    inverse: np.ndarray  # (n, INDUSTRY_SLOTS) int: index into ``codes``
+    weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32
+
+    @classmethod
+    def of(cls, arrays: IndexArrays) -> IndustryTable:
+        unique, inverse = np.unique(np.asarray(arrays.industries), return_inverse=True)
+        return cls(
+            arrays=arrays,
+            rowids=np.asarray(arrays.rowids),
+            codes=[code.decode("ascii") for code in unique.tolist()],
+            inverse=inverse.reshape(np.asarray(arrays.industries).shape),
+            weights=np.asarray(arrays.industry_weights, dtype=np.float32),
+        )
+
+    def scores(self, wanted: tuple[IndustryMatch, ...], rows: np.ndarray | None = None) -> np.ndarray:
+        """Per document (or per given row), how well its classes answer the wanted ones, 0..1."""
+        per_code = np.array(
+            [max((m.score * affinity(m.code, code) for m in wanted), default=0.0) for code in self.codes],
+            dtype=np.float32,
+        )
+        inverse = self.inverse if rows is None else self.inverse[rows]
+        weights = self.weights if rows is None else self.weights[rows]
+        if per_code.size == 0:
+            return np.zeros(len(inverse), dtype=np.float64)
+        slots = per_code[inverse] * weights
+        best = slots[:, 0].astype(np.float64)
+        for slot in range(1, slots.shape[1]):  # column by column: a reduce over 4 is slow per row
+            np.maximum(best, slots[:, slot], out=best)
+        return best
 
 
 class LocalSearchIndex:
@@ -190,10 +246,15 @@ class LocalSearchIndex:
         query_vector = search_embed.encode_query(request.query) if arrays is not None else None
         if arrays is not None and query_vector is not None:
             self._vector_candidates(con, arrays, query_vector, query, pool)
+        if arrays is not None and query.industries:
+            self._industry_candidates(arrays, query, pool)
         survivors = _apply_filters(con, pool, query.category, query.domains)
         if arrays is not None and query_vector is not None:
             _fill_cosines(arrays, query_vector, survivors)
+        if arrays is not None and query.industries:
+            _fill_industries(self._industry_table(arrays), query.industries, survivors)
         self._score(survivors, query)
+        survivors = _within_place(survivors, query)
         survivors.sort(key=lambda c: (-c.score, c.rowid))
         return survivors
 
@@ -206,7 +267,7 @@ class LocalSearchIndex:
             plan = plan_query(con, parsed, self._loaded.stats, settings)
             rowids, shares = coverage(con, plan, category, domains, settings)
             # The cut already counts the country boost, or "X in Mexico" would keep only the X of elsewhere.
-            preference = w.coverage * shares + w.geo * _in_countries(arrays, rowids, query.countries)
+            preference = w.coverage * shares + w.place * _in_countries(arrays, rowids, query.countries)
             keep = _top(preference, rowids, w.coverage_candidates)
             for rowid in rowids[keep].tolist():
                 pool.setdefault(rowid, _Candidate(rowid))
@@ -233,7 +294,7 @@ class LocalSearchIndex:
         scores = np.asarray(arrays.coarse) @ (query_vector @ arrays.projection)
         scores *= w.vector
         for country in query.countries:
-            scores += w.geo * (np.asarray(arrays.countries) == country.encode("ascii"))
+            scores += w.place * (np.asarray(arrays.countries) == country.encode("ascii"))
         if query.category is not None:
             scores[np.asarray(arrays.categories) != CATEGORY_CODES[query.category]] = -np.inf
         if query.domains:
@@ -243,6 +304,31 @@ class LocalSearchIndex:
         for row in top[np.isfinite(scores[top])]:
             rowid = int(arrays.rowids[row])
             pool.setdefault(rowid, _Candidate(rowid))
+
+    def _industry_candidates(self, arrays: IndexArrays, query: _Query, pool: dict[int, _Candidate]) -> None:
+        """Documents whose classes answer the query's industries, from its places first.
+
+        Words miss what meaning finds: "chemical companies in Switzerland" names no word of a
+        page that says "flavours and fragrances", but both sit in NAICS 325.
+        """
+        if len(arrays.rowids) == 0:
+            return
+        scores = self._industry_table(arrays).scores(query.industries)
+        if query.countries:
+            scores += self.weights.place * _country_mask(arrays.countries, query.countries)
+        if query.category is not None:
+            scores[np.asarray(arrays.categories) != CATEGORY_CODES[query.category]] = 0.0
+        top = _top(scores, np.asarray(arrays.rowids), self.weights.industry_candidates)
+        for row in top[scores[top] > 0].tolist():
+            rowid = int(arrays.rowids[row])
+            pool.setdefault(rowid, _Candidate(rowid))
+
+    def _industry_table(self, arrays: IndexArrays) -> IndustryTable:
+        loaded = self._loaded
+        with loaded.lock:
+            if loaded.industries is None or loaded.industries.arrays is not arrays:
+                loaded.industries = IndustryTable.of(arrays)
+            return loaded.industries
 
     def _score(self, candidates: list[_Candidate], query: _Query) -> None:
         if not candidates:
@@ -257,9 +343,11 @@ class LocalSearchIndex:
                 w.coverage * max(c.coverage, cjk)
                 + w.lexical * max(c.bm25 / top_bm25, cjk)
                 + w.vector * c.cosine
-                + w.geo * (c.country in query.countries)
+                + w.industry * c.industry
                 + w.location * (c.country == query.location)
             )
+            c.in_place = c.country in query.countries and _answers_topic(c, query, cjk)
+            c.score += w.geo * (c.country in query.countries)
 
     # -- results ----------------------------------------------------------------------------
 
@@ -319,8 +407,11 @@ def _top(scores: np.ndarray, rowids: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores, ties to the lower rowid, so the cut is deterministic."""
     if len(scores) <= k:
         return np.arange(len(scores))
-    order = np.lexsort((rowids, -scores))
-    return order[:k]
+    # Partition first: only the rows tied with or above the k-th score need the full ordering.
+    kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+    contenders = np.flatnonzero(scores >= kth)
+    order = np.lexsort((rowids[contenders], -scores[contenders]))
+    return contenders[order[:k]]
 
 
 def _in_countries(arrays: IndexArrays | None, rowids: np.ndarray, countries: frozenset[str]) -> np.ndarray:
@@ -328,6 +419,49 @@ def _in_countries(arrays: IndexArrays | None, rowids: np.ndarray, countries: fro
         return np.zeros(len(rowids))
     codes = [c.encode("ascii") for c in countries]
     return np.isin(arrays.countries_of(rowids), codes).astype(float)
+
+
+def _within_place(candidates: list[_Candidate], query: _Query) -> list[_Candidate]:
+    """A place the query names is a filter: only its pages that answer the query, when it has any.
+
+    When it has none (too few results remain), every candidate stays, those from the place
+    ahead by the ``geo`` boost, rather than an empty answer.
+    """
+    if not query.countries or not any(c.in_place for c in candidates):
+        return candidates
+    return [c for c in candidates if c.in_place]
+
+
+def _answers_topic(candidate: _Candidate, query: _Query, cjk: float) -> bool:
+    """A page about what the query asks for: of its industry, or carrying most of its words.
+
+    Such a page from the named place outranks every page from elsewhere; a page from there
+    about something else does not (a hotel in Zurich is no answer to "banks in Switzerland").
+    """
+    if query.only_place:
+        return True
+    return candidate.industry >= 0.5 or candidate.coverage >= 0.5 or cjk >= 0.5
+
+
+def _generic_only(parsed: ParsedQuery) -> bool:
+    return not parsed.bigrams and all(term in GENERIC_WORDS for term in parsed.terms)
+
+
+def _country_mask(countries: np.ndarray, wanted: frozenset[str]) -> np.ndarray:
+    return np.isin(np.asarray(countries), [c.encode("ascii") for c in wanted]).astype(np.float64)
+
+
+def _fill_industries(
+    table: IndustryTable, wanted: tuple[IndustryMatch, ...], candidates: list[_Candidate]
+) -> None:
+    if not candidates or len(table.rowids) == 0:
+        return
+    wanted_rowids = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
+    rows = np.minimum(np.searchsorted(table.rowids, wanted_rowids), len(table.rowids) - 1)
+    present = table.rowids[rows] == wanted_rowids
+    scores = table.scores(wanted, rows)
+    for candidate, ok, score in zip(candidates, present.tolist(), scores.tolist(), strict=True):
+        candidate.industry = score if ok else 0.0
 
 
 def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, _Candidate]) -> None:

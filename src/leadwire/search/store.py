@@ -27,7 +27,19 @@ CATEGORY_CODES: dict[str, int] = {
     "people": 3,
     "personal site": 4,
 }
-_ARRAYS = ("rowids", "vectors", "coarse", "categories", "countries", "projection")
+_ARRAYS = (
+    "rowids",
+    "vectors",
+    "coarse",
+    "categories",
+    "countries",
+    "projection",
+    "industries",
+    "industry_weights",
+)
+# Arrays a generation written before they existed may lack; read as "no class known".
+_OPTIONAL = frozenset({"industries", "industry_weights"})
+INDUSTRY_SLOTS = 4
 
 
 def connect_world(world_dir: Path, *, readonly: bool = False) -> sqlite3.Connection:
@@ -51,6 +63,8 @@ class IndexArrays:
     categories: np.ndarray  # (n,) int8, CATEGORY_CODES or -1
     countries: np.ndarray  # (n,) S2, the document's subject country (alpha-2) or b""
     projection: np.ndarray  # (512, COARSE_DIM) float32
+    industries: np.ndarray  # (n, INDUSTRY_SLOTS) S6: NAICS classes, strongest first, b"" when fewer
+    industry_weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32, 0..1
 
     @classmethod
     def from_vectors(
@@ -61,6 +75,8 @@ class IndexArrays:
         categories: np.ndarray,
         countries: np.ndarray,
         projection: np.ndarray,
+        industries: np.ndarray,
+        industry_weights: np.ndarray,
     ) -> IndexArrays:
         order = np.argsort(rowids, kind="stable")
         return cls(
@@ -70,6 +86,10 @@ class IndexArrays:
             categories=np.asarray(categories[order], dtype=np.int8),
             countries=np.asarray(countries[order], dtype="S2"),
             projection=projection,
+            industries=np.asarray(industries[order], dtype="S6").reshape(-1, INDUSTRY_SLOTS),
+            industry_weights=np.asarray(industry_weights[order], dtype=np.float32).reshape(
+                -1, INDUSTRY_SLOTS
+            ),
         )
 
     def replace_rows(
@@ -80,6 +100,8 @@ class IndexArrays:
         vectors: np.ndarray,
         categories: np.ndarray,
         countries: np.ndarray,
+        industries: np.ndarray,
+        industry_weights: np.ndarray,
     ) -> IndexArrays:
         """A copy without the ``removed`` rowids and with the given rows added (or replaced)."""
         keep = ~np.isin(self.rowids, np.concatenate([removed, rowids]))
@@ -89,6 +111,8 @@ class IndexArrays:
             categories=np.concatenate([self.categories[keep], categories]),
             countries=np.concatenate([self.countries[keep], countries.astype("S2")]),
             projection=self.projection,
+            industries=np.concatenate([self.industries[keep], industries.astype("S6")]),
+            industry_weights=np.concatenate([self.industry_weights[keep], industry_weights]),
         )
 
     def countries_of(self, rowids: np.ndarray) -> np.ndarray:
@@ -145,7 +169,14 @@ def load_arrays(world_dir: Path, manifest: dict[str, Any] | None = None) -> Inde
         return None
     files = manifest.get("files", {})
     try:
-        loaded = {name: np.load(Path(world_dir) / files[name], mmap_mode="r") for name in _ARRAYS}
+        loaded = {
+            name: np.load(Path(world_dir) / files[name], mmap_mode="r")
+            for name in _ARRAYS
+            if name in files or name not in _OPTIONAL
+        }
     except (KeyError, FileNotFoundError, ValueError):
         return None
+    count = len(loaded["rowids"])
+    loaded.setdefault("industries", np.zeros((count, INDUSTRY_SLOTS), dtype="S6"))
+    loaded.setdefault("industry_weights", np.zeros((count, INDUSTRY_SLOTS), dtype=np.float32))
     return IndexArrays(**loaded)

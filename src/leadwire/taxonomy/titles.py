@@ -2,6 +2,8 @@
 
 Rules only, no model: the English rules run on humanmint's normalised title with
 abbreviations expanded; Chinese titles (simplified or traditional) use the project's own terms.
+They live here, below every layer, because the hierarchy inference (research), the contacts
+title filter (providers) and query understanding (search) all read titles the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +12,74 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from leadwire.providers.positions import contains_cjk, english_tokens, to_simplified
+ABBREVIATIONS: dict[str, str] = {
+    "vp": "vice president",
+    "svp": "senior vice president",
+    "evp": "executive vice president",
+    "avp": "assistant vice president",
+    "ceo": "chief executive officer",
+    "cto": "chief technology officer",
+    "cfo": "chief financial officer",
+    "coo": "chief operating officer",
+    "cmo": "chief marketing officer",
+    "cio": "chief information officer",
+    "cro": "chief revenue officer",
+    "cso": "chief sales officer",
+    "chro": "chief human resources officer",
+    "cpo": "chief product officer",
+    "clo": "chief legal officer",
+    "hr": "human resources",
+    "it": "information technology",
+    "mgr": "manager",
+    "dir": "director",
+    "sr": "senior",
+    "jr": "junior",
+    "qa": "quality assurance",
+    "pr": "public relations",
+    "bd": "business development",
+    "sdr": "sales development representative",
+    "ae": "account executive",
+    "gm": "general manager",
+    "ops": "operations",
+    "eng": "engineering",
+    "r&d": "research development",
+}
+
+# Traditional -> simplified for the characters of job titles, so that Taiwan and Hong Kong titles
+# meet the same term tables (the vocabulary that differs, e.g. 資訊 for 信息, is in the tables).
+_TRADITIONAL = (
+    "專業習書產會關內劃創辦務協發後員場實審尋師應開總戶執據數術機氣測電監級納組經絡統維網聯"
+    "藝營規計設試調負財責質購資軟運採鏈銷長問顧訊體誠導際戰號層廠庫檢驗價們個為與華區國東灣"
+)
+_SIMPLIFIED = (
+    "专业习书产会关内划创办务协发后员场实审寻师应开总户执据数术机气测电监级纳组经络统维网联"
+    "艺营规计设试调负财责质购资软运采链销长问顾讯体诚导际战号层厂库检验价们个为与华区国东湾"
+)
+_TO_SIMPLIFIED = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
+
+_STOPWORDS = frozenset({"of", "the", "and", "for", "in", "at", "to", "a", "an", "de", "&"})
+CJK_CHAR = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_TOKEN = re.compile(r"[a-z0-9&]+")
+
+
+def contains_cjk(text: str) -> bool:
+    """True when ``text`` has a Chinese character."""
+    return CJK_CHAR.search(text) is not None
+
+
+def to_simplified(text: str) -> str:
+    """``text`` with the traditional characters of job-title vocabulary in their simplified form."""
+    return text.translate(_TO_SIMPLIFIED)
+
+
+def english_tokens(text: str) -> list[str]:
+    """Lower-case tokens of ``text`` with abbreviations expanded and stopwords dropped (not stemmed)."""
+    out: list[str] = []
+    for raw in _TOKEN.findall(text.lower()):
+        expanded = ABBREVIATIONS.get(raw, raw)
+        out.extend(t for t in expanded.split() if t not in _STOPWORDS)
+    return out
+
 
 # Reporting levels: 0 is the top executive; senior and entry share the individual-contributor level.
 _LEVEL = {"c_level": 1, "vp": 2, "director": 3, "manager": 4, "senior": 5, "entry": 5}
@@ -340,3 +409,29 @@ def classify_title(title: str) -> TitleClass:
 def department_words() -> frozenset[str]:
     """Every word the English department rules look for."""
     return frozenset(w for phrase, _ in _EN_DEPARTMENTS for w in phrase.split())
+
+
+# Phrases of the department table that already carry a level word; a query reader wants bare functions.
+_LEVELLED = ("chief", "executive assistant")
+
+
+@lru_cache(maxsize=1)
+def department_phrases() -> tuple[str, ...]:
+    """The English department phrases (no level words), longest first, for spotting titles in text."""
+    return _longest_first({p for p, _ in _EN_DEPARTMENTS if not p.startswith(_LEVELLED)})
+
+
+@lru_cache(maxsize=1)
+def zh_role_terms() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Chinese department terms and the level terms of manager rank or above, longest first.
+
+    Entry and senior terms (专员, 高级...) are left out: on their own they are not a role a query asks for.
+    """
+    departments = {t for t, d in _ZH_DEPARTMENTS if d != "executive"}
+    levels = {t for t, s, _ in _ZH_LEVELS if s not in ("entry", "senior") and t != "首席"}
+    return _longest_first(departments), _longest_first(levels)
+
+
+def _longest_first(terms: set[str]) -> tuple[str, ...]:
+    # Longest first so that a regex alternation prefers 副总经理 over 副总 and 总经理 over 经理.
+    return tuple(sorted(terms, key=lambda t: (-len(t), t)))
