@@ -28,6 +28,7 @@ BENCH = Path(__file__).resolve().parent
 BENCHMARKS: list[tuple[str, list[str]]] = [
     ("world_build.py", []),
     ("search_quality.py", []),
+    ("real_discovery.py", []),
     ("search_latency.py", []),
     ("hierarchy_quality.py", []),
     ("post_like_relevance.py", []),

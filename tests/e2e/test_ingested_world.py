@@ -40,6 +40,26 @@ DOCUMENTS = [
     },
 ]
 
+# A company list as people compile it, turned into ingest files by `leadwire ingest convert`.
+COMPANY_LIST = [
+    {
+        "name": "Helvetia Aromen AG",
+        "country_or_hq": "Basel, Switzerland",
+        "industries": ["Chemicals", "Materials"],
+        "website": "www.helvetia-aromen.example",
+        "products": "Flavours and fragrances",
+        "employees": "16,800 (2024)",
+        "founded": "1895 ; 131 years ago",
+    },
+    {
+        "name": "Lone Star Specialty Chemicals",
+        "headquarters": "Houston, Texas , U.S.",
+        "industries": ["Chemicals"],
+        "website": "lonestar-chem.example",
+    },
+    {"name": "Rheinische Kreditbank", "country_or_hq": "Frankfurt", "industries": ["Banks"]},
+]
+
 
 def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
@@ -58,6 +78,17 @@ def test_an_ingested_only_world_is_searchable_and_queryable_through_processes(tm
     assert _cli(env, "ingest", "companies", str(_jsonl(tmp_path / "companies.jsonl", COMPANIES)))["accepted"]
     assert _cli(env, "ingest", "documents", str(_jsonl(tmp_path / "documents.jsonl", DOCUMENTS)))["accepted"]
     assert _cli(env, "ingest", "shipments", str(write_csv(tmp_path / "shipments.csv")))["accepted"]
+    converted = _cli(
+        env,
+        "ingest",
+        "convert",
+        str(_jsonl(tmp_path / "list.jsonl", COMPANY_LIST)),
+        "--out",
+        str(tmp_path / "c"),
+    )
+    assert converted["companies"] == 3 and converted["skipped"] == []
+    assert _cli(env, "ingest", "companies", str(tmp_path / "c" / "companies.jsonl"))["accepted"]
+    assert _cli(env, "ingest", "documents", str(tmp_path / "c" / "documents.jsonl"))["accepted"]
     subprocess.run([*LEADWIRE, "migrate"], env=env, cwd=REPO, capture_output=True, check=True)
     user = _cli(
         env, "admin", "user", "create", "--email", "ops@x.example", "--plan", "pro", "--credits", "500"
@@ -81,6 +112,19 @@ def test_an_ingested_only_world_is_searchable_and_queryable_through_processes(tm
             assert search.status_code == 200 and job["status"] == "succeeded", search.text
             urls = [s["url"] for s in job["result"]["results"][0]["sources"]]
             assert urls[0] == "https://fjord-fish.example/"
+            places = http.post(
+                "/api/v2/research/public-web",
+                json={"queries": ["chemical companies in Switzerland", "German banks"], "search_limit": 5},
+                headers=headers,
+            )
+            results = places.json()["item"]["result"]["results"]
+            swiss, german = ([s["url"] for s in r["sources"]] for r in results)
+            # The place filters (no Houston chemicals), the industry bridges (no word "chemical" needed).
+            assert (
+                swiss[0] == "https://helvetia-aromen.example/"
+                and "https://lonestar-chem.example/" not in swiss
+            )
+            assert german == ["https://rheinische-kreditbank.example/"]
             partners = http.post(
                 "/api/v2/customs/counterparties",
                 json={

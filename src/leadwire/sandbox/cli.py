@@ -113,3 +113,30 @@ def ingest_documents(file: Path = FileArg, data_dir: Path | None = DataDir) -> N
 def ingest_posts(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
     """Upsert LinkedIn posts by URL."""
     _ingest("posts", file, data_dir)
+
+
+@ingest_app.command("convert")
+def convert_companies(
+    file: Path = typer.Argument(..., help="A .jsonl file of loose company records."),
+    out: Path = typer.Option(..., "--out", help="Directory for companies.jsonl and documents.jsonl."),
+) -> None:
+    """Turn a loose company list into ingest files: companies and their company pages.
+
+    Then: `leadwire ingest companies OUT/companies.jsonl` and `leadwire ingest documents
+    OUT/documents.jsonl`.
+    """
+    from leadwire.sandbox.convert import convert_file
+
+    if not file.is_file():
+        sys.stderr.write(f"{file}: no such file\n")
+        raise typer.Exit(code=1)
+    conversion = convert_file(file)
+    companies, documents = conversion.write(out)
+    _emit(
+        {
+            "companies": len(conversion.companies),
+            "documents": len(conversion.documents),
+            "skipped": [{"line": line, "reason": reason} for line, reason in conversion.skipped],
+            "files": [str(companies), str(documents)],
+        }
+    )

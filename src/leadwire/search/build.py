@@ -68,6 +68,8 @@ _COMPANY_JOIN = "LEFT JOIN companies co ON co.id = d.company_id"
 _NO_COMPANIES = "(SELECT NULL AS id, NULL AS industry_code, NULL AS industry WHERE 0)"
 # Characters of a page read for its industry classes: the opening says what a page is about.
 _CLASSIFY_CHARS = 2000
+# How much a class read from a page's words counts against one its company declares.
+_WORDS_ONLY_CONFIDENCE = 0.7
 
 _SCHEMA = [
     "CREATE TABLE search_sites (host TEXT PRIMARY KEY, root_rowid INTEGER NOT NULL, context TEXT NOT NULL)",
@@ -340,7 +342,11 @@ def _industry_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:
 def _document_classes(doc: _Doc) -> list[tuple[str, float]]:
     if doc.company_code:
         return [(doc.company_code[:6], 1.0)]
-    return classify_text(doc.company_industry, doc.page.title, doc.page.text[:_CLASSIFY_CHARS], doc.site)
+    classes = classify_text(doc.company_industry, doc.page.title, doc.page.text[:_CLASSIFY_CHARS], doc.site)
+    if doc.company_industry:
+        return classes
+    # Read from the page's words alone, a class is a guess: "valves for chemical plants" names a customer.
+    return [(code, round(weight * _WORDS_ONLY_CONFIDENCE, 3)) for code, weight in classes]
 
 
 def _category_codes(docs: list[_Doc]) -> np.ndarray:

@@ -1,11 +1,13 @@
 """The local hybrid search engine over a sandbox world's ``documents``.
 
 Candidates come from FTS5 (IDF-weighted term coverage, an any-term BM25 query, CJK
-bigrams) and from embedding neighbours (a coarse scan of reduced vectors); one fused
-score orders them: coverage + BM25 + cosine + country boosts. Country names in the
-query and ``user_location`` boost documents about that country; category and domain
-filters are exact. Build and refresh live in ``search_build``, the lexical side in
-``search_lexical``.
+bigrams), from embedding neighbours (a coarse scan of reduced vectors) and from the
+documents whose NAICS classes answer the query's industries; one fused score orders
+them: coverage + BM25 + cosine + industry affinity. What the query says is read by
+``search.understand``: a place it names filters to that place's answering pages (see
+``_within_place``); ``user_location`` boosts documents about that country; category and
+domain filters are exact. Build and refresh live in ``search.build``, the lexical side
+in ``search.lexical``.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class RankWeights:
     geo: float = 0.4  # document country is a country the query names, when none of its pages answers
     # Candidate budgets favour pages from a place the query names by this much (see ``_within_place``).
     place: float = 10.0
-    industry: float = 0.8  # the document's NAICS classes answer the query's (by the NAICS hierarchy)
+    industry: float = 1.5  # the document's NAICS classes answer the query's (by the NAICS hierarchy)
     location: float = 0.15  # document country equals user_location
     title: float = 2.0  # BM25 weight of a title match against a body match
     site: float = 0.5  # BM25 weight of a match in the site's home-page context

