@@ -161,17 +161,29 @@ class IndustryTable:
     codes: list[str]
     inverse: np.ndarray  # (n, INDUSTRY_SLOTS) int: index into ``codes``
     weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32
+    by_country: dict[str, np.ndarray]  # alpha-2 -> the rows of that country, ascending
 
     @classmethod
     def of(cls, arrays: IndexArrays) -> IndustryTable:
         unique, inverse = np.unique(np.asarray(arrays.industries), return_inverse=True)
+        countries, country_of_row = np.unique(np.asarray(arrays.countries), return_inverse=True)
+        order = np.argsort(country_of_row, kind="stable")
+        bounds = np.searchsorted(country_of_row[order], np.arange(len(countries) + 1))
         return cls(
             arrays=arrays,
             rowids=np.asarray(arrays.rowids),
             codes=[code.decode("ascii") for code in unique.tolist()],
             inverse=inverse.reshape(np.asarray(arrays.industries).shape),
             weights=np.asarray(arrays.industry_weights, dtype=np.float32),
+            by_country={
+                code.decode("ascii"): order[bounds[i] : bounds[i + 1]]
+                for i, code in enumerate(countries.tolist())
+            },
         )
+
+    def rows_of(self, countries: frozenset[str]) -> np.ndarray:
+        parts = [self.by_country[c] for c in sorted(countries) if c in self.by_country]
+        return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
     def scores(self, wanted: tuple[IndustryMatch, ...], rows: np.ndarray | None = None) -> np.ndarray:
         """Per document (or per given row), how well its classes answer the wanted ones, 0..1."""
@@ -315,15 +327,19 @@ class LocalSearchIndex:
         """
         if len(arrays.rowids) == 0:
             return
-        scores = self._industry_table(arrays).scores(query.industries)
-        if query.countries:
-            scores += self.weights.place * _country_mask(arrays.countries, query.countries)
+        table = self._industry_table(arrays)
+        # A named place is where the answers must come from: only its rows are scored (a pass over
+        # a few thousand instead of every document); the other candidate sources cover the fallback.
+        rows = table.rows_of(query.countries) if query.countries else None
+        answering = table.scores(query.industries, rows)
+        if rows is None:
+            rows = np.arange(len(answering))
         if query.category is not None:
-            scores[np.asarray(arrays.categories) != CATEGORY_CODES[query.category]] = 0.0
-        top = _top(scores, np.asarray(arrays.rowids), self.weights.industry_candidates)
-        for row in top[scores[top] > 0].tolist():
-            rowid = int(arrays.rowids[row])
-            pool.setdefault(rowid, _Candidate(rowid))
+            answering[np.asarray(arrays.categories)[rows] != CATEGORY_CODES[query.category]] = 0.0
+        keep = answering > 0
+        rowids, scores = table.rowids[rows[keep]], answering[keep]
+        for rowid in rowids[_top(scores, rowids, self.weights.industry_candidates)].tolist():
+            pool.setdefault(int(rowid), _Candidate(int(rowid)))
 
     def _industry_table(self, arrays: IndexArrays) -> IndustryTable:
         loaded = self._loaded
@@ -447,10 +463,6 @@ def _answers_topic(candidate: _Candidate, query: _Query, cjk: float) -> bool:
 
 def _generic_only(parsed: ParsedQuery) -> bool:
     return not parsed.bigrams and all(term in GENERIC_WORDS for term in parsed.terms)
-
-
-def _country_mask(countries: np.ndarray, wanted: frozenset[str]) -> np.ndarray:
-    return np.isin(np.asarray(countries), [c.encode("ascii") for c in wanted]).astype(np.float64)
 
 
 def _fill_industries(
