@@ -55,6 +55,10 @@ def _jsonl(path: Path, rows: list[Any]) -> Path:
         ("n/a", None),
         ("(2024)", None),
         ("0", None),
+        (12700.0, 12700),
+        ("2.5k", 2500),
+        ("1.2 million", 1200000),
+        ("c. 3 million", 3000000),
     ],
 )
 def test_parse_employees(value: object, expected: int | None) -> None:
@@ -250,3 +254,15 @@ def test_convert_command_fails_on_a_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no such file" in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_companies_without_a_website_and_a_name_in_another_script_stay_apart() -> None:
+    conversion = convert_records(
+        [
+            (1, {"name": "中国银行", "country_or_hq": "Beijing, China"}),
+            (2, {"name": "招商银行", "country_or_hq": "Shenzhen, China"}),
+        ]
+    )
+    domains = [c["domain"] for c in conversion.companies]
+    assert conversion.skipped == [] and len(set(domains)) == 2
+    assert all(d.startswith("company-") and d.endswith(".example") for d in domains)

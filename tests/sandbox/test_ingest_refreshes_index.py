@@ -37,3 +37,38 @@ def test_ingested_document_is_indexed_and_found(indexed_world: Path, tmp_path: P
         con.close()
     found = LocalSearchIndex(data_dir / "world").search(SearchRequest(query="Zyxquantum cryostat", limit=3))
     assert found and found[0].url == document["url"]
+
+
+def _ingest_rows(kind: str, rows: list[dict[str, object]], data_dir: Path, tmp_path: Path) -> None:
+    source = tmp_path / f"{kind}.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = CliRunner().invoke(app, ["ingest", kind, str(source), "--data-dir", str(data_dir)])
+    assert result.exit_code == 0, result.output
+
+
+def _company_and_page(domain: str, name: str, industry: str) -> tuple[dict[str, object], dict[str, object]]:
+    company = {"domain": domain, "name": name, "country": "CH", "industry": industry}
+    # The page says nothing of its trade: only its company's industry makes it an answer.
+    page = {
+        "url": f"https://{domain}/",
+        "category": "company",
+        "title": name,
+        "text": f"{name}. Headquarters: Zug, Switzerland. Founded in 1901.",
+        "company_domain": domain,
+    }
+    return company, page
+
+
+def test_a_company_whose_industry_changes_moves_its_pages_to_the_new_industry(tmp_path: Path) -> None:
+    data_dir, world = tmp_path / "var", tmp_path / "var" / "world"
+    zug, zug_page = _company_and_page("zug-holding.example", "Zug Holding", "Banks")
+    baar, baar_page = _company_and_page("baar-kredit.example", "Baar Kredit", "Banks")
+    _ingest_rows("companies", [zug, baar], data_dir, tmp_path)
+    _ingest_rows("documents", [zug_page, baar_page], data_dir, tmp_path)
+    banks = {s.url for s in LocalSearchIndex(world).search(SearchRequest(query="Swiss banks"))}
+    assert banks == {zug_page["url"], baar_page["url"]}
+
+    _ingest_rows("companies", [{**zug, "industry": "Specialty chemicals"}], data_dir, tmp_path)
+    index = LocalSearchIndex(world)
+    assert [s.url for s in index.search(SearchRequest(query="Swiss chemical companies"))] == [zug_page["url"]]
+    assert [s.url for s in index.search(SearchRequest(query="Swiss banks"))] == [baar_page["url"]]

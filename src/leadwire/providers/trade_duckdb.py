@@ -10,6 +10,7 @@ its own cursor, bounded by DuckDB's configured memory limit and thread count.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import tempfile
@@ -22,6 +23,8 @@ import duckdb
 
 from leadwire.providers.trade import Role, TradeStore, TradeStoreError
 from leadwire.providers.trade_schema import DUCKDB_TABLE
+
+_log = logging.getLogger(__name__)  # the cause in full for the operator; the job says less
 
 _FileIdentity = tuple[int, int, int]
 _ALIAS = "trade"  # the attached file's catalog name
@@ -64,7 +67,8 @@ class DuckDBTradeStore(TradeStore):
         try:
             return cursor.execute(sql, list(params)).fetchall()
         except duckdb.Error as exc:
-            raise TradeStoreError(f"trade query failed: {exc}") from exc
+            _log.warning("trade query failed: %s", exc)
+            raise TradeStoreError(f"trade query failed ({type(exc).__name__})") from exc
         finally:
             cursor.close()
 
@@ -82,7 +86,8 @@ class DuckDBTradeStore(TradeStore):
                 self._names[(identity, role)] = names
             return names
         except duckdb.Error as exc:
-            raise TradeStoreError(f"trade query failed: {exc}") from exc
+            _log.warning("trade query failed: %s", exc)
+            raise TradeStoreError(f"trade query failed ({type(exc).__name__})") from exc
         finally:
             cursor.close()
 
@@ -91,9 +96,9 @@ class DuckDBTradeStore(TradeStore):
         try:
             stat = os.stat(self.path)
         except FileNotFoundError:
+            _log.warning("no trade data at %s", self.path)
             raise TradeStoreError(
-                f"no trade data at {self.path}: "
-                "build the sandbox world or run `leadwire ingest shipments FILE`"
+                "no trade data: build the sandbox world or run `leadwire ingest shipments FILE`"
             ) from None
         identity = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         with self._lock:
@@ -112,7 +117,8 @@ class DuckDBTradeStore(TradeStore):
             connection = duckdb.connect(config={**self._config, "temp_directory": spill})
             connection.execute(f"ATTACH '{_quoted(self.path)}' AS {_ALIAS} (READ_ONLY)")
         except duckdb.Error as exc:
-            raise TradeStoreError(f"cannot open the trade data at {self.path}: {exc}") from exc
+            _log.warning("cannot open the trade data at %s: %s", self.path, exc)
+            raise TradeStoreError(f"cannot open the trade data ({type(exc).__name__})") from exc
         self._connection = connection
         self._identity = identity
         self._names = {key: names for key, names in self._names.items() if key[0] == identity}

@@ -6,6 +6,7 @@ and its indexes are created by `leadwire ingest shipments` (`trade_schema.POSTGR
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,9 @@ from leadwire.providers.trade_schema import POSTGRES_TABLE
 # Distinct company names change only when shipments are ingested; a minute of staleness in the
 # candidates' name list is the price of not scanning the table on every lookup.
 NAMES_TTL_SECONDS = 60.0
+
+
+_log = logging.getLogger(__name__)  # the cause in full for the operator; the job says less
 
 
 class PostgresTradeStore(TradeStore):
@@ -42,7 +46,8 @@ class PostgresTradeStore(TradeStore):
                 f"no table {self.table}: load shipments with `leadwire ingest shipments FILE`"
             ) from None
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            raise TradeStoreError(f"trade query failed: {type(exc).__name__}: {exc}") from exc
+            _log.warning("trade query failed: %s: %s", type(exc).__name__, exc)
+            raise TradeStoreError(f"trade query failed ({type(exc).__name__})") from exc
         return [tuple(row) for row in rows]
 
     async def company_names(self, role: Role) -> list[str]:
@@ -69,5 +74,6 @@ class PostgresTradeStore(TradeStore):
                         self._dsn, min_size=0, max_size=self._max_connections, timeout=self._timeout
                     )
                 except (asyncpg.PostgresError, OSError, TimeoutError) as exc:
-                    raise TradeStoreError(f"cannot reach the trade database: {exc}") from exc
+                    _log.warning("cannot reach the trade database: %s", exc)
+                    raise TradeStoreError("cannot reach the trade database") from exc
             return self._pool

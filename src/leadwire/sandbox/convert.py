@@ -11,8 +11,10 @@ has no name is skipped, with its line and reason.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -23,7 +25,7 @@ from leadwire.sandbox import fields as f
 from leadwire.search.understand.geo import place_country
 
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
-_NUMBER = re.compile(r"\d[\d,.\s]*\d|\d")
+_HEADCOUNT = re.compile(r"(\d[\d,.\s]*\d|\d)\s*(k|thousand|million|m)?\b", re.IGNORECASE)
 _SLUG = re.compile(r"[^a-z0-9]+")
 _LOCATION_FIELDS = ("country", "country_code", "country_or_hq", "headquarters", "hq", "location", "city")
 
@@ -120,16 +122,22 @@ def company_page(company: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]
 
 
 def parse_employees(value: Any) -> int | None:
-    """The head count in "12,700 (2024)", "c. 115,000", "approx. 3 500": the first number, not a year."""
-    text = _text(value)
-    if not text:
+    """The head count in "12,700 (2024)", "c. 115,000", "approx. 3 500", "2.5k", "1.2 million": the first
+    number outside brackets (where the year of the count goes)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value) if 0 < value <= 10_000_000 else None
+    text = re.sub(r"\([^)]*\)", " ", _text(value) or "")
+    match = _HEADCOUNT.search(text)
+    if match is None:
         return None
-    text = re.sub(r"\([^)]*\)", " ", text)
-    for match in _NUMBER.finditer(text):
-        digits = re.sub(r"[,.\s]", "", match.group(0))
-        if digits.isdigit() and 0 < int(digits) <= 10_000_000:
-            return int(digits)
-    return None
+    number, scale = match.group(1), (match.group(2) or "").lower()
+    # A separator followed by one or two digits is a decimal point ("1.2 million"); else thousands.
+    if scale and re.fullmatch(r"\d+[.,]\d{1,2}", number):
+        amount = float(number.replace(",", "."))
+    else:
+        amount = float(re.sub(r"[,.\s]", "", number))
+    amount *= {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000}.get(scale, 1)
+    return int(amount) if 0 < amount <= 10_000_000 else None
 
 
 def parse_founded(value: Any) -> int | None:
@@ -172,8 +180,10 @@ def _domain(value: Any, name: str) -> str:
             return f.domain(text)
         except ValueError:
             pass
-    slug = _SLUG.sub("-", f.text(name).lower()).strip("-") or "company"
-    return f"{slug[:60].strip('-')}.example"
+    # A name in another script has no slug; its hash keeps two such companies apart.
+    slug = _SLUG.sub("-", unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower())
+    slug = slug.strip("-")[:60].strip("-") or "company-" + hashlib.sha1(name.encode()).hexdigest()[:8]
+    return f"{slug}.example"
 
 
 def _labels(value: Any) -> list[str]:

@@ -40,7 +40,9 @@ from leadwire.search.store import (
 from leadwire.search.text import cjk_index_body, clip, first_passage, has_cjk
 from leadwire.search.understand.industry import classify_text
 
-REFRESH_KINDS = frozenset({"documents", "world", "all"})
+REFRESH_KINDS = frozenset({"documents", "companies", "world", "all"})
+# Kinds whose change the dirty log already records (documents by their triggers, companies by theirs).
+_INCREMENTAL_KINDS = frozenset({"documents", "companies"})
 # Characters embedded per document: encoding cost grows with every token, and 100,000
 # documents must embed in about a minute on two cores.
 EMBED_CHARS = 64
@@ -103,7 +105,14 @@ _SCHEMA = [
     END""",
 ]
 
+# A company's industry is its pages' industry: a change to it sends those pages back through refresh.
+_COMPANY_TRIGGER = """CREATE TRIGGER companies_search_au AFTER UPDATE OF industry_code, industry ON companies
+    BEGIN
+        INSERT INTO search_dirty(doc_rowid) SELECT rowid FROM documents WHERE company_id = new.id;
+    END"""
+
 _DROP = [
+    "DROP TRIGGER IF EXISTS companies_search_au",
     "DROP TRIGGER IF EXISTS documents_search_ai",
     "DROP TRIGGER IF EXISTS documents_search_ad",
     "DROP TRIGGER IF EXISTS documents_search_au",
@@ -155,7 +164,7 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
     world_dir = Path(world_dir)
     started = time.perf_counter()
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
-        for statement in _DROP + _SCHEMA:
+        for statement in _DROP + _SCHEMA + _company_triggers(con):
             con.execute(statement)
         docs = _read_all(con)
         fts_started = time.perf_counter()
@@ -200,7 +209,8 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
         return build_search_index(world_dir, progress=False).documents
     if changed_kind not in REFRESH_KINDS:
         return 0
-    if changed_kind != "documents":
+    if changed_kind not in _INCREMENTAL_KINDS or not _has_industry_arrays(world_dir):
+        # An index from before documents had NAICS classes: rebuild it whole rather than mix the two.
         return build_search_index(world_dir, progress=False).documents
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
         last, changed = _pending_changes(con)
@@ -323,9 +333,21 @@ def _countries(docs: list[_Doc]) -> np.ndarray:
     return np.array([d.country.upper().encode("ascii", "replace")[:2] for d in docs], dtype="S2")
 
 
-def _company_join(con: sqlite3.Connection) -> str:
+def _company_triggers(con: sqlite3.Connection) -> list[str]:
+    return [_COMPANY_TRIGGER] if _has_companies(con) else []
+
+
+def _has_industry_arrays(world_dir: Path) -> bool:
+    return "industries" in (read_manifest(world_dir) or {}).get("files", {})
+
+
+def _has_companies(con: sqlite3.Connection) -> bool:
     found = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'companies'").fetchone()
-    return _COMPANY_JOIN if found else _COMPANY_JOIN.replace("companies", _NO_COMPANIES, 1)
+    return found is not None
+
+
+def _company_join(con: sqlite3.Connection) -> str:
+    return _COMPANY_JOIN if _has_companies(con) else _COMPANY_JOIN.replace("companies", _NO_COMPANIES, 1)
 
 
 def _industry_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:

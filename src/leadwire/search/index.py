@@ -111,7 +111,8 @@ class _Query:
     """A request as the ranking sees it: terms without the place names, which become a constraint."""
 
     parsed: ParsedQuery
-    countries: frozenset[str]
+    countries: frozenset[str]  # places that filter
+    leaning: frozenset[str]  # every place named, explicit or not: a boost
     industries: tuple[IndustryMatch, ...]
     only_place: bool  # nothing to match but the place ("companies in Germany")
     category: str | None
@@ -127,7 +128,8 @@ class _Query:
             parsed = parse_query(request.query)
         return cls(
             parsed=parsed,
-            countries=understood.countries,
+            countries=understood.explicit_countries,
+            leaning=understood.countries,
             industries=understood.industries,
             only_place=only_place,
             category=request.category,
@@ -342,11 +344,9 @@ class LocalSearchIndex:
             pool.setdefault(int(rowid), _Candidate(int(rowid)))
 
     def _industry_table(self, arrays: IndexArrays) -> IndustryTable:
-        loaded = self._loaded
-        with loaded.lock:
-            if loaded.industries is None or loaded.industries.arrays is not arrays:
-                loaded.industries = IndustryTable.of(arrays)
-            return loaded.industries
+        table = self._loaded.industries
+        # Built with its generation in ``_arrays``; a search still on an older generation builds its own.
+        return table if table is not None and table.arrays is arrays else IndustryTable.of(arrays)
 
     def _score(self, candidates: list[_Candidate], query: _Query) -> None:
         if not candidates:
@@ -365,7 +365,7 @@ class LocalSearchIndex:
                 + w.location * (c.country == query.location)
             )
             c.in_place = c.country in query.countries and _answers_topic(c, query, cjk)
-            c.score += w.geo * (c.country in query.countries)
+            c.score += w.geo * (c.country in query.leaning)
 
     # -- results ----------------------------------------------------------------------------
 
@@ -414,6 +414,7 @@ class LocalSearchIndex:
         with loaded.lock:
             if stamp != loaded.stamp:
                 loaded.arrays = load_arrays(self.world_dir)
+                loaded.industries = IndustryTable.of(loaded.arrays) if loaded.arrays is not None else None
                 loaded.stats = TermStats()
                 if loaded.stamp is None or stamp[1] != loaded.stamp[1]:
                     loaded.epoch += 1  # a new world.db file: every thread reconnects
@@ -423,6 +424,8 @@ class LocalSearchIndex:
 
 def _top(scores: np.ndarray, rowids: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores, ties to the lower rowid, so the cut is deterministic."""
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
     if len(scores) <= k:
         return np.arange(len(scores))
     # Partition first: only the rows tied with or above the k-th score need the full ordering.
@@ -442,8 +445,8 @@ def _in_countries(arrays: IndexArrays | None, rowids: np.ndarray, countries: fro
 def _within_place(candidates: list[_Candidate], query: _Query) -> list[_Candidate]:
     """A place the query names is a filter: only its pages that answer the query, when it has any.
 
-    When it has none (too few results remain), every candidate stays, those from the place
-    ahead by the ``geo`` boost, rather than an empty answer.
+    When it has none, every candidate stays, those from the place ahead by the ``geo`` boost,
+    rather than an empty answer; when it has a few, the answer is those few.
     """
     if not query.countries or not any(c.in_place for c in candidates):
         return candidates
@@ -458,7 +461,9 @@ def _answers_topic(candidate: _Candidate, query: _Query, cjk: float) -> bool:
     """
     if query.only_place:
         return True
-    return candidate.industry >= 0.5 or candidate.coverage >= 0.5 or cjk >= 0.5
+    # An industry guessed by meaning ranks, but does not decide what answers (it can be wrong).
+    known_industry = any(m.score >= 1.0 for m in query.industries)
+    return (known_industry and candidate.industry >= 0.5) or candidate.coverage >= 0.5 or cjk >= 0.5
 
 
 def _generic_only(parsed: ParsedQuery) -> bool:

@@ -90,7 +90,8 @@ def _less(number: str, inclusive: bool) -> Range:
 
 
 def _between(low: str, high: str) -> Range:
-    return Range(_number(low), _number(high))
+    ends = sorted((_number(low), _number(high)))  # "between 500 and 50" means the same range
+    return Range(ends[0], ends[1])
 
 
 # (pattern, range from the named groups), first match at a position wins.

@@ -72,6 +72,7 @@ GENERIC_WORDS = frozenset(
         "located",
     ]
 )
+GUESS_WEIGHT = 0.5
 DOCUMENT_CODES = 4  # classes kept per document, strongest first
 
 
@@ -201,18 +202,15 @@ _vectors_lock = threading.Lock()
 
 @cache
 def _class_vectors() -> tuple[list[str], np.ndarray]:
-    """One vector per NAICS title (4- to 6-digit) and per lexicon phrase, with its class."""
+    """One vector per NAICS title (3- to 6-digit). Titles only: the lexicon's one-word phrases
+    ("oil", "gas") sit near everything in embedding space and would pull every guess to them."""
     from leadwire.search import embed
 
-    labels: list[tuple[str, str]] = [
+    labels = [
         (code, title) for code, title in naics.NAICS_CODES.items() if "-" not in code and len(code) >= 3
     ]
-    for line in LEXICON.strip().splitlines():
-        codes_part, phrases = line.split("|", 1)
-        first = codes_part.split()[0]
-        labels.extend((first, p.strip()) for p in phrases.split("|") if not _CJK.search(p))
     with _vectors_lock:
-        vectors = embed.encode([text for _, text in labels])
+        vectors = embed.encode([title for _, title in labels])
     return [code for code, _ in labels], vectors
 
 
@@ -230,4 +228,7 @@ def _nearest_classes(topic: str, *, limit: int) -> tuple[IndustryMatch, ...]:
         out.setdefault(codes[row], score)
         if len(out) == limit:
             break
-    return tuple(IndustryMatch(code, title_of(code), round(score, 3)) for code, score in out.items())
+    # A guess by meaning counts half as much as a phrase the lexicon knows.
+    return tuple(
+        IndustryMatch(code, title_of(code), round(score * GUESS_WEIGHT, 3)) for code, score in out.items()
+    )

@@ -3,7 +3,8 @@ out of what the next one (and the lexical match) sees."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -17,6 +18,9 @@ class Place:
     text: str
     kind: PlaceKind
     countries: frozenset[str]  # ISO 3166-1 alpha-2
+    # Written as a place: capitalised, in Chinese, or after "in"/"from"/... A lower-case "turkey farms"
+    # or "french fries" may name no place at all, so such a mention only leans, it does not filter.
+    explicit: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,22 @@ class Understanding:
         """Every country the query's places stand for (a region stands for several)."""
         return frozenset(code for place in self.places for code in place.countries)
 
+    @property
+    def explicit_countries(self) -> frozenset[str]:
+        """The countries of the places written unmistakably as places (see ``Place.explicit``)."""
+        return frozenset(code for place in self.places if place.explicit for code in place.countries)
+
+
+_PLACE_WORDS = r"(?:in|from|across|within|throughout|around|near|based in|headquartered in|located in)"
+
+
+def _written_as_place(place: Place, query: str) -> bool:
+    text = place.text
+    if not text or not text[0].isascii() or text[0].isupper():
+        return True  # Chinese, or capitalised as a name
+    after_place_word = rf"\b{_PLACE_WORDS}\s+(?:the\s+)?{re.escape(text)}"
+    return re.search(after_place_word, query, flags=re.IGNORECASE) is not None
+
 
 @lru_cache(maxsize=1024)
 def understand(query: str) -> Understanding:
@@ -72,6 +92,9 @@ def understand(query: str) -> Understanding:
     from leadwire.search.understand.people import find_people_terms
 
     rest, places = find_places(query)
+    places = tuple(replace(place, explicit=_written_as_place(place, query)) for place in places)
+    # A word that may not be a place at all ("turkey farms") stays a word to match as well.
+    rest = " ".join([rest, *(place.text.lower() for place in places if not place.explicit)]).strip()
     company = find_company_attributes(rest)
     people = find_people_terms(company.rest)
     return Understanding(
