@@ -29,6 +29,8 @@ class Co:
     text: str
     industry: str | None = None  # the company's own label
     industry_code: str | None = None
+    employees: int | None = None
+    founded_year: int | None = None
 
 
 COMPANIES = [
@@ -41,6 +43,8 @@ COMPANIES = [
         "Hanse Commercial Bank is a commercial bank headquartered in Hamburg, Germany. "
         "It serves small and mid-sized companies with loans, deposits and payments.",
         industry_code="522110",
+        employees=12_000,
+        founded_year=1870,
     ),
     Co(
         "rheinland-sparkasse.example",
@@ -50,6 +54,8 @@ COMPANIES = [
         "Industry: Savings bank. Headquarters: Cologne, Germany. Private and business customers "
         "across the Rhineland.",
         industry="Savings bank",
+        employees=800,
+        founded_year=1952,
     ),
     Co(
         "bayerische-kreditbank.example",
@@ -285,6 +291,10 @@ def _company_row(co: Co) -> dict[str, object]:
         row["industry"] = co.industry
     if co.industry_code:
         row["industry_code"] = co.industry_code
+    if co.employees is not None:
+        row["employees"] = co.employees
+    if co.founded_year is not None:
+        row["founded_year"] = co.founded_year
     return row
 
 
@@ -425,3 +435,20 @@ def test_companies_in_a_country_are_that_countrys_companies(
     found = search(index, query)
     assert found
     assert {co.country for co in found} == {country}, [(co.name, co.country) for co in found]
+
+
+def test_size_and_founding_named_in_the_query_filter_to_companies_known_to_fit(
+    index: LocalSearchIndex,
+) -> None:
+    assert [co.domain for co in search(index, "German banks with more than 5,000 employees")] == [
+        "hanse-commercial.example"
+    ]
+    assert [co.domain for co in search(index, "German banks founded after 1900")] == [
+        "rheinland-sparkasse.example"
+    ]
+
+
+def test_a_size_no_company_is_known_to_fit_leaves_the_answer_unfiltered(index: LocalSearchIndex) -> None:
+    german_banks = {co.domain for co in COMPANIES if co.kind == "bank" and co.country == "DE"}
+    found = {co.domain for co in search(index, "German banks with more than 1,000,000 employees")}
+    assert found == german_banks

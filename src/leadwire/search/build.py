@@ -64,10 +64,13 @@ _FTS_DELETE_OLD = f"""INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLU
             VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
                     {_SITE_OF.format(rowid="old.rowid")});"""
 
-_COMPANY_COLUMNS = "co.industry_code, co.industry"
+_COMPANY_COLUMNS = "co.industry_code, co.industry, co.employees, co.founded_year"
 _COMPANY_JOIN = "LEFT JOIN companies co ON co.id = d.company_id"
 # A bare documents table (no companies in the world) reads as documents without companies.
-_NO_COMPANIES = "(SELECT NULL AS id, NULL AS industry_code, NULL AS industry WHERE 0)"
+_NO_COMPANIES = (
+    "(SELECT NULL AS id, NULL AS industry_code, NULL AS industry, NULL AS employees, "
+    "NULL AS founded_year WHERE 0)"
+)
 # Characters of a page read for its industry classes: the opening says what a page is about.
 _CLASSIFY_CHARS = 2000
 # How much a class read from a page's words counts against one its company declares.
@@ -105,8 +108,9 @@ _SCHEMA = [
     END""",
 ]
 
-# A company's industry is its pages' industry: a change to it sends those pages back through refresh.
-_COMPANY_TRIGGER = """CREATE TRIGGER companies_search_au AFTER UPDATE OF industry_code, industry ON companies
+# A company's industry and size are its pages': a change to them sends those pages back through refresh.
+_COMPANY_TRIGGER = """CREATE TRIGGER companies_search_au
+    AFTER UPDATE OF industry_code, industry, employees, founded_year ON companies
     BEGIN
         INSERT INTO search_dirty(doc_rowid) SELECT rowid FROM documents WHERE company_id = new.id;
     END"""
@@ -157,6 +161,8 @@ class _Doc:
     country: str
     company_code: str = ""  # the NAICS class of the company the page belongs to, when it has one
     company_industry: str = ""  # that company's own industry wording
+    employees: int | None = None  # that company's head count and founding year, when known
+    founded: int | None = None
 
 
 def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIndexStats:
@@ -179,7 +185,7 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
             categories=_category_codes(docs),
             countries=_countries(docs),
             projection=_projection(vectors),
-            **_industry_arrays(docs),
+            **_company_arrays(docs),
         )
         write_arrays(world_dir, arrays, previous=read_manifest(world_dir))
         con.execute("DELETE FROM search_dirty")
@@ -209,7 +215,7 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
         return build_search_index(world_dir, progress=False).documents
     if changed_kind not in REFRESH_KINDS:
         return 0
-    if changed_kind not in _INCREMENTAL_KINDS or not _has_industry_arrays(world_dir):
+    if changed_kind not in _INCREMENTAL_KINDS or not _has_company_arrays(world_dir):
         # An index from before documents had NAICS classes: rebuild it whole rather than mix the two.
         return build_search_index(world_dir, progress=False).documents
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
@@ -227,7 +233,7 @@ def refresh_search_index(world_dir: Path | str, changed_kind: str = "documents")
             vectors=search_embed.encode([_embedding_text(d) for d in present]),
             categories=_category_codes(present),
             countries=_countries(present),
-            **_industry_arrays(present),
+            **_company_arrays(present),
         )
         write_arrays(world_dir, updated, previous=read_manifest(world_dir))
         con.execute("DELETE FROM search_dirty WHERE id <= ?", (last,))
@@ -261,13 +267,13 @@ def _read_all(con: sqlite3.Connection) -> list[_Doc]:
         f"{_COMPANY_COLUMNS} FROM documents d {_company_join(con)} ORDER BY d.rowid"
     )
     rows = [
-        (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "", code or "", label or "")
-        for r, u, d, t, x, c, k, code, label in cursor
+        (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "", company)
+        for r, u, d, t, x, c, k, *company in cursor
     ]
     roots = site_roots(row[0] for row in rows)
     docs = [
-        _Doc(page, category, site_text(page, roots), country, code, label)
-        for page, category, country, code, label in rows
+        _Doc(page, category, site_text(page, roots), country, *_company_facts(company))
+        for page, category, country, company in rows
     ]
     # Only sites whose context some page carries: a one-page site (most personal sites) lends nothing.
     used = {site_host(d.page.domain) for d in docs if d.site}
@@ -333,12 +339,22 @@ def _countries(docs: list[_Doc]) -> np.ndarray:
     return np.array([d.country.upper().encode("ascii", "replace")[:2] for d in docs], dtype="S2")
 
 
+def _company_facts(row: list[object]) -> tuple[str, str, int | None, int | None]:
+    code, label, employees, founded = row
+    return (
+        str(code or ""),
+        str(label or ""),
+        employees if isinstance(employees, int) else None,
+        founded if isinstance(founded, int) else None,
+    )
+
+
 def _company_triggers(con: sqlite3.Connection) -> list[str]:
     return [_COMPANY_TRIGGER] if _has_companies(con) else []
 
 
-def _has_industry_arrays(world_dir: Path) -> bool:
-    return "industries" in (read_manifest(world_dir) or {}).get("files", {})
+def _has_company_arrays(world_dir: Path) -> bool:
+    return "founded" in (read_manifest(world_dir) or {}).get("files", {})
 
 
 def _has_companies(con: sqlite3.Connection) -> bool:
@@ -350,15 +366,18 @@ def _company_join(con: sqlite3.Connection) -> str:
     return _COMPANY_JOIN if _has_companies(con) else _COMPANY_JOIN.replace("companies", _NO_COMPANIES, 1)
 
 
-def _industry_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:
-    """NAICS classes of every document: its company's class when known, else read from its words."""
+def _company_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:
+    """Per document: NAICS classes (its company's when known, else read from its words), and its
+    company's head count and founding year (-1 when unknown)."""
     codes = np.zeros((len(docs), INDUSTRY_SLOTS), dtype="S6")
     weights = np.zeros((len(docs), INDUSTRY_SLOTS), dtype=np.float32)
     for row, doc in enumerate(docs):
         for slot, (code, weight) in enumerate(_document_classes(doc)[:INDUSTRY_SLOTS]):
             codes[row, slot] = code.encode("ascii")
             weights[row, slot] = weight
-    return {"industries": codes, "industry_weights": weights}
+    employees = np.array([-1 if d.employees is None else d.employees for d in docs], dtype=np.int32)
+    founded = np.array([-1 if d.founded is None else d.founded for d in docs], dtype=np.int16)
+    return {"industries": codes, "industry_weights": weights, "employees": employees, "founded": founded}
 
 
 def _document_classes(doc: _Doc) -> list[tuple[str, float]]:
@@ -480,10 +499,9 @@ def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
                 c or "",
                 site,
                 k or "",
-                code or "",
-                label or "",
+                *_company_facts(co),
             )
-            for r, u, d, t, x, c, site, k, code, label in cursor
+            for r, u, d, t, x, c, site, k, *co in cursor
         )
     return docs
 

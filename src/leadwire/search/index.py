@@ -50,7 +50,7 @@ from leadwire.search.types import (
 )
 from leadwire.search.understand import understand
 from leadwire.search.understand.industry import GENERIC_WORDS, affinity
-from leadwire.search.understand.query import IndustryMatch
+from leadwire.search.understand.query import IndustryMatch, Range
 
 __all__ = [
     "REFRESH_KINDS",
@@ -102,6 +102,8 @@ class _Candidate:
     cosine: float = 0.0
     industry: float = 0.0
     in_place: bool = False  # from the place the query names, and about what it asks
+    employees: int = -1  # its company's head count and founding year, -1 when unknown
+    founded: int = -1
     country: str = ""
     score: float = 0.0
 
@@ -115,6 +117,8 @@ class _Query:
     leaning: frozenset[str]  # every place named, explicit or not: a boost
     industries: tuple[IndustryMatch, ...]
     only_place: bool  # nothing to match but the place ("companies in Germany")
+    employees: Range | None
+    founded: Range | None
     category: str | None
     domains: list[str]
     location: str | None
@@ -132,6 +136,8 @@ class _Query:
             leaning=understood.countries,
             industries=understood.industries,
             only_place=only_place,
+            employees=understood.employees,
+            founded=understood.founded,
             category=request.category,
             domains=[normalise_domain(d, strict=False) for d in request.include_domains],
             location=request.user_location.upper() if request.user_location else None,
@@ -270,7 +276,9 @@ class LocalSearchIndex:
         if arrays is not None and query.industries:
             _fill_industries(self._industry_table(arrays), query.industries, survivors)
         self._score(survivors, query)
-        survivors = _within_place(survivors, query)
+        if arrays is not None and (query.employees or query.founded):
+            _fill_company_facts(arrays, survivors)
+        survivors = _within_ranges(_within_place(survivors, query), query)
         survivors.sort(key=lambda c: (-c.score, c.rowid))
         return survivors
 
@@ -451,6 +459,33 @@ def _within_place(candidates: list[_Candidate], query: _Query) -> list[_Candidat
     if not query.countries or not any(c.in_place for c in candidates):
         return candidates
     return [c for c in candidates if c.in_place]
+
+
+def _within_ranges(candidates: list[_Candidate], query: _Query) -> list[_Candidate]:
+    """Size and founding the query asks for filter like a place: to the pages whose company is known
+    to fit, when there are any; a page of unknown size does not pass a size filter."""
+    if query.employees is None and query.founded is None:
+        return candidates
+    fitting = [
+        c for c in candidates if _fits(query.employees, c.employees) and _fits(query.founded, c.founded)
+    ]
+    return fitting or candidates
+
+
+def _fits(wanted: Range | None, value: int) -> bool:
+    return wanted is None or wanted.contains(value if value >= 0 else None)
+
+
+def _fill_company_facts(arrays: IndexArrays, candidates: list[_Candidate]) -> None:
+    if not candidates or len(arrays.rowids) == 0:
+        return
+    wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
+    rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
+    present = (np.asarray(arrays.rowids)[rows] == wanted).tolist()
+    employees = np.asarray(arrays.employees)[rows].tolist()
+    founded = np.asarray(arrays.founded)[rows].tolist()
+    for candidate, ok, size, year in zip(candidates, present, employees, founded, strict=True):
+        candidate.employees, candidate.founded = (int(size), int(year)) if ok else (-1, -1)
 
 
 def _answers_topic(candidate: _Candidate, query: _Query, cjk: float) -> bool:

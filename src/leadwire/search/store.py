@@ -36,9 +36,11 @@ _ARRAYS = (
     "projection",
     "industries",
     "industry_weights",
+    "employees",
+    "founded",
 )
 # Arrays a generation written before they existed may lack; read as "no class known".
-_OPTIONAL = frozenset({"industries", "industry_weights"})
+_OPTIONAL = frozenset({"industries", "industry_weights", "employees", "founded"})
 INDUSTRY_SLOTS = 4
 
 
@@ -65,6 +67,8 @@ class IndexArrays:
     projection: np.ndarray  # (512, COARSE_DIM) float32
     industries: np.ndarray  # (n, INDUSTRY_SLOTS) S6: NAICS classes, strongest first, b"" when fewer
     industry_weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32, 0..1
+    employees: np.ndarray  # (n,) int32: the page's company's head count, -1 unknown
+    founded: np.ndarray  # (n,) int16: its founding year, -1 unknown
 
     @classmethod
     def from_vectors(
@@ -77,6 +81,8 @@ class IndexArrays:
         projection: np.ndarray,
         industries: np.ndarray,
         industry_weights: np.ndarray,
+        employees: np.ndarray,
+        founded: np.ndarray,
     ) -> IndexArrays:
         order = np.argsort(rowids, kind="stable")
         return cls(
@@ -90,6 +96,8 @@ class IndexArrays:
             industry_weights=np.asarray(industry_weights[order], dtype=np.float32).reshape(
                 -1, INDUSTRY_SLOTS
             ),
+            employees=np.asarray(employees[order], dtype=np.int32),
+            founded=np.asarray(founded[order], dtype=np.int16),
         )
 
     def replace_rows(
@@ -102,6 +110,8 @@ class IndexArrays:
         countries: np.ndarray,
         industries: np.ndarray,
         industry_weights: np.ndarray,
+        employees: np.ndarray,
+        founded: np.ndarray,
     ) -> IndexArrays:
         """A copy without the ``removed`` rowids and with the given rows added (or replaced)."""
         keep = ~np.isin(self.rowids, np.concatenate([removed, rowids]))
@@ -113,6 +123,8 @@ class IndexArrays:
             projection=self.projection,
             industries=np.concatenate([self.industries[keep], industries.astype("S6")]),
             industry_weights=np.concatenate([self.industry_weights[keep], industry_weights]),
+            employees=np.concatenate([self.employees[keep], employees]),
+            founded=np.concatenate([self.founded[keep], founded]),
         )
 
     def countries_of(self, rowids: np.ndarray) -> np.ndarray:
@@ -179,4 +191,6 @@ def load_arrays(world_dir: Path, manifest: dict[str, Any] | None = None) -> Inde
     count = len(loaded["rowids"])
     loaded.setdefault("industries", np.zeros((count, INDUSTRY_SLOTS), dtype="S6"))
     loaded.setdefault("industry_weights", np.zeros((count, INDUSTRY_SLOTS), dtype=np.float32))
+    loaded.setdefault("employees", np.full(count, -1, dtype=np.int32))
+    loaded.setdefault("founded", np.full(count, -1, dtype=np.int16))
     return IndexArrays(**loaded)

@@ -85,23 +85,24 @@ def _written_as_place(place: Place, query: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def understand(query: str) -> Understanding:
-    """Places first (their words leave the query), then size and founding, then industries and people."""
+    """Size and founding, then places (their words leave the query), then industries and people."""
     from leadwire.search.understand.attributes import find_company_attributes
     from leadwire.search.understand.geo import find_places
     from leadwire.search.understand.industry import find_industries
     from leadwire.search.understand.people import find_people_terms
 
-    rest, places = find_places(query)
+    # Size and founding first, on the query as typed: "5,000 employees" needs its comma.
+    company = find_company_attributes(query)
+    rest, places = find_places(company.rest)
     places = tuple(replace(place, explicit=_written_as_place(place, query)) for place in places)
     # A word that may not be a place at all ("turkey farms") stays a word to match as well.
     rest = " ".join([rest, *(place.text.lower() for place in places if not place.explicit)]).strip()
-    company = find_company_attributes(rest)
-    people = find_people_terms(company.rest)
+    people = find_people_terms(rest)
     return Understanding(
         query=query,
-        rest=company.rest,
+        rest=rest,
         places=places,
-        industries=find_industries(company.rest),
+        industries=find_industries(rest),
         employees=company.employees,
         founded=company.founded,
         hs_codes=company.hs_codes,
