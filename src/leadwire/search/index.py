@@ -23,6 +23,16 @@ import numpy as np
 from leadwire.domains import domain_matches, normalise_domain
 from leadwire.search import embed as search_embed
 from leadwire.search.build import REFRESH_KINDS, build_search_index, refresh_search_index
+from leadwire.search.candidates import (
+    Candidate,
+    RankedQuery,
+    answers_topic,
+    fill_company_facts,
+    fill_industries,
+    within_place,
+    within_ranges,
+)
+from leadwire.search.industry_table import IndustryTable
 from leadwire.search.lexical import (
     LexicalSettings,
     TermStats,
@@ -48,9 +58,6 @@ from leadwire.search.types import (
     SearchSource,
     cap_text,
 )
-from leadwire.search.understand import understand
-from leadwire.search.understand.industry import GENERIC_WORDS, affinity
-from leadwire.search.understand.query import IndustryMatch, Range
 
 __all__ = [
     "REFRESH_KINDS",
@@ -94,57 +101,6 @@ class RankWeights:
 
 
 @dataclass(slots=True)
-class _Candidate:
-    rowid: int
-    bm25: float = 0.0
-    cjk: float = 0.0
-    coverage: float = 0.0
-    cosine: float = 0.0
-    industry: float = 0.0
-    in_place: bool = False  # from the place the query names, and about what it asks
-    employees: int = -1  # its company's head count and founding year, -1 when unknown
-    founded: int = -1
-    country: str = ""
-    score: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class _Query:
-    """A request as the ranking sees it: terms without the place names, which become a constraint."""
-
-    parsed: ParsedQuery
-    countries: frozenset[str]  # places that filter
-    leaning: frozenset[str]  # every place named, explicit or not: a boost
-    industries: tuple[IndustryMatch, ...]
-    only_place: bool  # nothing to match but the place ("companies in Germany")
-    employees: Range | None
-    founded: Range | None
-    category: str | None
-    domains: list[str]
-    location: str | None
-
-    @classmethod
-    def of(cls, request: SearchRequest) -> _Query:
-        understood = understand(request.query)
-        parsed = parse_query(understood.rest)
-        only_place = bool(understood.places) and not understood.industries and _generic_only(parsed)
-        if parsed.empty:  # the query is only a place: its words are all there is to match
-            parsed = parse_query(request.query)
-        return cls(
-            parsed=parsed,
-            countries=understood.explicit_countries,
-            leaning=understood.countries,
-            industries=understood.industries,
-            only_place=only_place,
-            employees=understood.employees,
-            founded=understood.founded,
-            category=request.category,
-            domains=[normalise_domain(d, strict=False) for d in request.include_domains],
-            location=request.user_location.upper() if request.user_location else None,
-        )
-
-
-@dataclass(slots=True)
 class _Loaded:
     """What every thread shares: the current vectors and term statistics, and which world file they fit."""
 
@@ -154,60 +110,6 @@ class _Loaded:
     stats: TermStats = field(default_factory=TermStats)
     industries: IndustryTable | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-@dataclass(frozen=True, slots=True)
-class IndustryTable:
-    """The documents' NAICS classes as indices into their few distinct codes.
-
-    A query's industries are scored once per distinct code (a few hundred), then gathered
-    for every document: a pass over the array instead of string tests on every row.
-    """
-
-    arrays: IndexArrays
-    rowids: np.ndarray
-    codes: list[str]
-    inverse: np.ndarray  # (n, INDUSTRY_SLOTS) int: index into ``codes``
-    weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32
-    by_country: dict[str, np.ndarray]  # alpha-2 -> the rows of that country, ascending
-
-    @classmethod
-    def of(cls, arrays: IndexArrays) -> IndustryTable:
-        unique, inverse = np.unique(np.asarray(arrays.industries), return_inverse=True)
-        countries, country_of_row = np.unique(np.asarray(arrays.countries), return_inverse=True)
-        order = np.argsort(country_of_row, kind="stable")
-        bounds = np.searchsorted(country_of_row[order], np.arange(len(countries) + 1))
-        return cls(
-            arrays=arrays,
-            rowids=np.asarray(arrays.rowids),
-            codes=[code.decode("ascii") for code in unique.tolist()],
-            inverse=inverse.reshape(np.asarray(arrays.industries).shape),
-            weights=np.asarray(arrays.industry_weights, dtype=np.float32),
-            by_country={
-                code.decode("ascii"): order[bounds[i] : bounds[i + 1]]
-                for i, code in enumerate(countries.tolist())
-            },
-        )
-
-    def rows_of(self, countries: frozenset[str]) -> np.ndarray:
-        parts = [self.by_country[c] for c in sorted(countries) if c in self.by_country]
-        return np.sort(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
-
-    def scores(self, wanted: tuple[IndustryMatch, ...], rows: np.ndarray | None = None) -> np.ndarray:
-        """Per document (or per given row), how well its classes answer the wanted ones, 0..1."""
-        per_code = np.array(
-            [max((m.score * affinity(m.code, code) for m in wanted), default=0.0) for code in self.codes],
-            dtype=np.float32,
-        )
-        inverse = self.inverse if rows is None else self.inverse[rows]
-        weights = self.weights if rows is None else self.weights[rows]
-        if per_code.size == 0:
-            return np.zeros(len(inverse), dtype=np.float64)
-        slots = per_code[inverse] * weights
-        best = slots[:, 0].astype(np.float64)
-        for slot in range(1, slots.shape[1]):  # column by column: a reduce over 4 is slow per row
-            np.maximum(best, slots[:, slot], out=best)
-        return best
 
 
 class LocalSearchIndex:
@@ -258,12 +160,12 @@ class LocalSearchIndex:
 
     # -- ranking ----------------------------------------------------------------------------
 
-    def _rank(self, request: SearchRequest) -> list[_Candidate]:
+    def _rank(self, request: SearchRequest) -> list[Candidate]:
         """Every candidate that passes the filters, scored and ordered (ties by rowid)."""
-        query = _Query.of(request)
+        query = RankedQuery.of(request)
         arrays = self._arrays()  # first: it notices a refresh or a rebuilt world
         con = self._connection()
-        pool: dict[int, _Candidate] = {}
+        pool: dict[int, Candidate] = {}
         self._lexical(con, arrays, query, pool)
         query_vector = search_embed.encode_query(request.query) if arrays is not None else None
         if arrays is not None and query_vector is not None:
@@ -274,16 +176,20 @@ class LocalSearchIndex:
         if arrays is not None and query_vector is not None:
             _fill_cosines(arrays, query_vector, survivors)
         if arrays is not None and query.industries:
-            _fill_industries(self._industry_table(arrays), query.industries, survivors)
+            fill_industries(self._industry_table(arrays), query.industries, survivors)
         self._score(survivors, query)
         if arrays is not None and (query.employees or query.founded):
-            _fill_company_facts(arrays, survivors)
-        survivors = _within_ranges(_within_place(survivors, query), query)
+            fill_company_facts(arrays, survivors)
+        survivors = within_ranges(within_place(survivors, query), query)
         survivors.sort(key=lambda c: (-c.score, c.rowid))
         return survivors
 
     def _lexical(
-        self, con: sqlite3.Connection, arrays: IndexArrays | None, query: _Query, pool: dict[int, _Candidate]
+        self,
+        con: sqlite3.Connection,
+        arrays: IndexArrays | None,
+        query: RankedQuery,
+        pool: dict[int, Candidate],
     ) -> None:
         settings, limit, w = self._settings, self.weights.lexical_candidates, self.weights
         parsed, category, domains = query.parsed, query.category, query.domains
@@ -294,23 +200,23 @@ class LocalSearchIndex:
             preference = w.coverage * shares + w.place * _in_countries(arrays, rowids, query.countries)
             keep = _top(preference, rowids, w.coverage_candidates)
             for rowid in rowids[keep].tolist():
-                pool.setdefault(rowid, _Candidate(rowid))
+                pool.setdefault(rowid, Candidate(rowid))
             expression = any_terms_expression(plan)
             if expression is not None:
                 for rowid, score in ranked(con, with_filters(expression, category, domains), settings, limit):
-                    pool.setdefault(rowid, _Candidate(rowid)).bm25 = score
+                    pool.setdefault(rowid, Candidate(rowid)).bm25 = score
             _fill_coverage(rowids, shares, pool)
         if parsed.bigrams:
             for rowid, score in cjk_ranked(con, parsed.bigrams, limit * 4):
-                pool.setdefault(rowid, _Candidate(rowid)).cjk = score
+                pool.setdefault(rowid, Candidate(rowid)).cjk = score
 
     def _vector_candidates(
         self,
         con: sqlite3.Connection,
         arrays: IndexArrays,
         query_vector: np.ndarray,
-        query: _Query,
-        pool: dict[int, _Candidate],
+        query: RankedQuery,
+        pool: dict[int, Candidate],
     ) -> None:
         if len(arrays.rowids) == 0:
             return
@@ -327,9 +233,11 @@ class LocalSearchIndex:
         top = np.argpartition(-scores, k - 1)[:k]
         for row in top[np.isfinite(scores[top])]:
             rowid = int(arrays.rowids[row])
-            pool.setdefault(rowid, _Candidate(rowid))
+            pool.setdefault(rowid, Candidate(rowid))
 
-    def _industry_candidates(self, arrays: IndexArrays, query: _Query, pool: dict[int, _Candidate]) -> None:
+    def _industry_candidates(
+        self, arrays: IndexArrays, query: RankedQuery, pool: dict[int, Candidate]
+    ) -> None:
         """Documents whose classes answer the query's industries, from its places first.
 
         Words miss what meaning finds: "chemical companies in Switzerland" names no word of a
@@ -349,14 +257,14 @@ class LocalSearchIndex:
         keep = answering > 0
         rowids, scores = table.rowids[rows[keep]], answering[keep]
         for rowid in rowids[_top(scores, rowids, self.weights.industry_candidates)].tolist():
-            pool.setdefault(int(rowid), _Candidate(int(rowid)))
+            pool.setdefault(int(rowid), Candidate(int(rowid)))
 
     def _industry_table(self, arrays: IndexArrays) -> IndustryTable:
         table = self._loaded.industries
         # Built with its generation in ``_arrays``; a search still on an older generation builds its own.
         return table if table is not None and table.arrays is arrays else IndustryTable.of(arrays)
 
-    def _score(self, candidates: list[_Candidate], query: _Query) -> None:
+    def _score(self, candidates: list[Candidate], query: RankedQuery) -> None:
         if not candidates:
             return
         w = self.weights
@@ -372,12 +280,12 @@ class LocalSearchIndex:
                 + w.industry * c.industry
                 + w.location * (c.country == query.location)
             )
-            c.in_place = c.country in query.countries and _answers_topic(c, query, cjk)
+            c.in_place = c.country in query.countries and answers_topic(c, query, cjk)
             c.score += w.geo * (c.country in query.leaning)
 
     # -- results ----------------------------------------------------------------------------
 
-    def _sources(self, best: list[_Candidate], parsed: ParsedQuery) -> list[SearchSource]:
+    def _sources(self, best: list[Candidate], parsed: ParsedQuery) -> list[SearchSource]:
         if not best:
             return []
         columns = "rowid, url, title, published_date, author, image, text"
@@ -450,75 +358,7 @@ def _in_countries(arrays: IndexArrays | None, rowids: np.ndarray, countries: fro
     return np.isin(arrays.countries_of(rowids), codes).astype(float)
 
 
-def _within_place(candidates: list[_Candidate], query: _Query) -> list[_Candidate]:
-    """A place the query names is a filter: only its pages that answer the query, when it has any.
-
-    When it has none, every candidate stays, those from the place ahead by the ``geo`` boost,
-    rather than an empty answer; when it has a few, the answer is those few.
-    """
-    if not query.countries or not any(c.in_place for c in candidates):
-        return candidates
-    return [c for c in candidates if c.in_place]
-
-
-def _within_ranges(candidates: list[_Candidate], query: _Query) -> list[_Candidate]:
-    """Size and founding the query asks for filter like a place: to the pages whose company is known
-    to fit, when there are any; a page of unknown size does not pass a size filter."""
-    if query.employees is None and query.founded is None:
-        return candidates
-    fitting = [
-        c for c in candidates if _fits(query.employees, c.employees) and _fits(query.founded, c.founded)
-    ]
-    return fitting or candidates
-
-
-def _fits(wanted: Range | None, value: int) -> bool:
-    return wanted is None or wanted.contains(value if value >= 0 else None)
-
-
-def _fill_company_facts(arrays: IndexArrays, candidates: list[_Candidate]) -> None:
-    if not candidates or len(arrays.rowids) == 0:
-        return
-    wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
-    rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
-    present = (np.asarray(arrays.rowids)[rows] == wanted).tolist()
-    employees = np.asarray(arrays.employees)[rows].tolist()
-    founded = np.asarray(arrays.founded)[rows].tolist()
-    for candidate, ok, size, year in zip(candidates, present, employees, founded, strict=True):
-        candidate.employees, candidate.founded = (int(size), int(year)) if ok else (-1, -1)
-
-
-def _answers_topic(candidate: _Candidate, query: _Query, cjk: float) -> bool:
-    """A page about what the query asks for: of its industry, or carrying most of its words.
-
-    Such a page from the named place outranks every page from elsewhere; a page from there
-    about something else does not (a hotel in Zurich is no answer to "banks in Switzerland").
-    """
-    if query.only_place:
-        return True
-    # An industry guessed by meaning ranks, but does not decide what answers (it can be wrong).
-    known_industry = any(m.score >= 1.0 for m in query.industries)
-    return (known_industry and candidate.industry >= 0.5) or candidate.coverage >= 0.5 or cjk >= 0.5
-
-
-def _generic_only(parsed: ParsedQuery) -> bool:
-    return not parsed.bigrams and all(term in GENERIC_WORDS for term in parsed.terms)
-
-
-def _fill_industries(
-    table: IndustryTable, wanted: tuple[IndustryMatch, ...], candidates: list[_Candidate]
-) -> None:
-    if not candidates or len(table.rowids) == 0:
-        return
-    wanted_rowids = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
-    rows = np.minimum(np.searchsorted(table.rowids, wanted_rowids), len(table.rowids) - 1)
-    present = table.rowids[rows] == wanted_rowids
-    scores = table.scores(wanted, rows)
-    for candidate, ok, score in zip(candidates, present.tolist(), scores.tolist(), strict=True):
-        candidate.industry = score if ok else 0.0
-
-
-def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, _Candidate]) -> None:
+def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, Candidate]) -> None:
     """Coverage for candidates that entered through BM25 rather than through the coverage cut."""
     if len(rowids) == 0:
         return
@@ -538,10 +378,10 @@ def _rows_mask(rowids: np.ndarray, allowed: np.ndarray) -> np.ndarray:
 
 
 def _apply_filters(
-    con: sqlite3.Connection, pool: dict[int, _Candidate], category: str | None, domains: list[str]
-) -> list[_Candidate]:
+    con: sqlite3.Connection, pool: dict[int, Candidate], category: str | None, domains: list[str]
+) -> list[Candidate]:
     """Exact filters on the pooled candidates (the MATCH pre-filters are only a first cut)."""
-    survivors: list[_Candidate] = []
+    survivors: list[Candidate] = []
     for rowid, doc_category, domain, country in _fetch(con, "rowid, category, domain, country", sorted(pool)):
         if category is not None and doc_category != category:
             continue
@@ -553,7 +393,7 @@ def _apply_filters(
     return survivors
 
 
-def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: list[_Candidate]) -> None:
+def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: list[Candidate]) -> None:
     if not candidates or len(arrays.rowids) == 0:
         return
     wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
