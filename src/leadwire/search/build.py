@@ -18,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from leadwire.search import company_facts
 from leadwire.search import embed as search_embed
+from leadwire.search.company_facts import CompanyFacts
 from leadwire.search.sites import (
     PageRef,
     pages_of_sites,
@@ -30,7 +32,6 @@ from leadwire.search.sites import (
 from leadwire.search.store import (
     CATEGORY_CODES,
     COARSE_DIM,
-    INDUSTRY_SLOTS,
     IndexArrays,
     connect_world,
     load_arrays,
@@ -38,7 +39,6 @@ from leadwire.search.store import (
     write_arrays,
 )
 from leadwire.search.text import cjk_index_body, clip, first_passage, has_cjk
-from leadwire.search.understand.industry import classify_text
 
 REFRESH_KINDS = frozenset({"documents", "companies", "world", "all"})
 # Kinds whose change the dirty log already records (documents by their triggers, companies by theirs).
@@ -63,18 +63,6 @@ _FTS_INSERT_NEW = f"INSERT INTO documents_fts(rowid, {_FTS_COLUMNS}) VALUES ({_N
 _FTS_DELETE_OLD = f"""INSERT INTO documents_fts(documents_fts, rowid, {_FTS_COLUMNS})
             VALUES ('delete', old.rowid, old.title, old.text, old.category, old.domain,
                     {_SITE_OF.format(rowid="old.rowid")});"""
-
-_COMPANY_COLUMNS = "co.industry_code, co.industry, co.employees, co.founded_year"
-_COMPANY_JOIN = "LEFT JOIN companies co ON co.id = d.company_id"
-# A bare documents table (no companies in the world) reads as documents without companies.
-_NO_COMPANIES = (
-    "(SELECT NULL AS id, NULL AS industry_code, NULL AS industry, NULL AS employees, "
-    "NULL AS founded_year WHERE 0)"
-)
-# Characters of a page read for its industry classes: the opening says what a page is about.
-_CLASSIFY_CHARS = 2000
-# How much a class read from a page's words counts against one its company declares.
-_WORDS_ONLY_CONFIDENCE = 0.7
 
 _SCHEMA = [
     "CREATE TABLE search_sites (host TEXT PRIMARY KEY, root_rowid INTEGER NOT NULL, context TEXT NOT NULL)",
@@ -108,15 +96,8 @@ _SCHEMA = [
     END""",
 ]
 
-# A company's industry and size are its pages': a change to them sends those pages back through refresh.
-_COMPANY_TRIGGER = """CREATE TRIGGER companies_search_au
-    AFTER UPDATE OF industry_code, industry, employees, founded_year ON companies
-    BEGIN
-        INSERT INTO search_dirty(doc_rowid) SELECT rowid FROM documents WHERE company_id = new.id;
-    END"""
-
 _DROP = [
-    "DROP TRIGGER IF EXISTS companies_search_au",
+    company_facts.DROP_TRIGGER,
     "DROP TRIGGER IF EXISTS documents_search_ai",
     "DROP TRIGGER IF EXISTS documents_search_ad",
     "DROP TRIGGER IF EXISTS documents_search_au",
@@ -159,10 +140,7 @@ class _Doc:
     category: str
     site: str
     country: str
-    company_code: str = ""  # the NAICS class of the company the page belongs to, when it has one
-    company_industry: str = ""  # that company's own industry wording
-    employees: int | None = None  # that company's head count and founding year, when known
-    founded: int | None = None
+    company: CompanyFacts
 
 
 def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIndexStats:
@@ -170,7 +148,7 @@ def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIn
     world_dir = Path(world_dir)
     started = time.perf_counter()
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
-        for statement in _DROP + _SCHEMA + _company_triggers(con):
+        for statement in _DROP + _SCHEMA + company_facts.triggers(con):
             con.execute(statement)
         docs = _read_all(con)
         fts_started = time.perf_counter()
@@ -264,7 +242,7 @@ def index_size_bytes(world_dir: Path) -> int:
 def _read_all(con: sqlite3.Connection) -> list[_Doc]:
     cursor = con.execute(
         "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, d.country, "
-        f"{_COMPANY_COLUMNS} FROM documents d {_company_join(con)} ORDER BY d.rowid"
+        f"{company_facts.COLUMNS} FROM documents d {company_facts.join(con)} ORDER BY d.rowid"
     )
     rows = [
         (PageRef(int(r), u or "", d or "", t or "", x or ""), c or "", k or "", company)
@@ -272,7 +250,7 @@ def _read_all(con: sqlite3.Connection) -> list[_Doc]:
     ]
     roots = site_roots(row[0] for row in rows)
     docs = [
-        _Doc(page, category, site_text(page, roots), country, *_company_facts(company))
+        _Doc(page, category, site_text(page, roots), country, CompanyFacts.of_row(company))
         for page, category, country, company in rows
     ]
     # Only sites whose context some page carries: a one-page site (most personal sites) lends nothing.
@@ -339,55 +317,13 @@ def _countries(docs: list[_Doc]) -> np.ndarray:
     return np.array([d.country.upper().encode("ascii", "replace")[:2] for d in docs], dtype="S2")
 
 
-def _company_facts(row: list[object]) -> tuple[str, str, int | None, int | None]:
-    code, label, employees, founded = row
-    return (
-        str(code or ""),
-        str(label or ""),
-        employees if isinstance(employees, int) else None,
-        founded if isinstance(founded, int) else None,
-    )
-
-
-def _company_triggers(con: sqlite3.Connection) -> list[str]:
-    return [_COMPANY_TRIGGER] if _has_companies(con) else []
-
-
 def _has_company_arrays(world_dir: Path) -> bool:
     return "founded" in (read_manifest(world_dir) or {}).get("files", {})
 
 
-def _has_companies(con: sqlite3.Connection) -> bool:
-    found = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'companies'").fetchone()
-    return found is not None
-
-
-def _company_join(con: sqlite3.Connection) -> str:
-    return _COMPANY_JOIN if _has_companies(con) else _COMPANY_JOIN.replace("companies", _NO_COMPANIES, 1)
-
-
 def _company_arrays(docs: list[_Doc]) -> dict[str, np.ndarray]:
-    """Per document: NAICS classes (its company's when known, else read from its words), and its
-    company's head count and founding year (-1 when unknown)."""
-    codes = np.zeros((len(docs), INDUSTRY_SLOTS), dtype="S6")
-    weights = np.zeros((len(docs), INDUSTRY_SLOTS), dtype=np.float32)
-    for row, doc in enumerate(docs):
-        for slot, (code, weight) in enumerate(_document_classes(doc)[:INDUSTRY_SLOTS]):
-            codes[row, slot] = code.encode("ascii")
-            weights[row, slot] = weight
-    employees = np.array([-1 if d.employees is None else d.employees for d in docs], dtype=np.int32)
-    founded = np.array([-1 if d.founded is None else d.founded for d in docs], dtype=np.int16)
-    return {"industries": codes, "industry_weights": weights, "employees": employees, "founded": founded}
-
-
-def _document_classes(doc: _Doc) -> list[tuple[str, float]]:
-    if doc.company_code:
-        return [(doc.company_code[:6], 1.0)]
-    classes = classify_text(doc.company_industry, doc.page.title, doc.page.text[:_CLASSIFY_CHARS], doc.site)
-    if doc.company_industry:
-        return classes
-    # Read from the page's words alone, a class is a guess: "valves for chemical plants" names a customer.
-    return [(code, round(weight * _WORDS_ONLY_CONFIDENCE, 3)) for code, weight in classes]
+    classes = [company_facts.page_classes(d.company, d.page.title, d.page.text, d.site) for d in docs]
+    return company_facts.arrays([d.company for d in docs], classes)
 
 
 def _category_codes(docs: list[_Doc]) -> np.ndarray:
@@ -485,12 +421,13 @@ def _fts_write(con: sqlite3.Connection, rowid: int, site: str, *, delete: bool) 
 def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
     ordered = sorted(rowids)
     docs: list[_Doc] = []
+    joined = company_facts.join(con)
     for start in range(0, len(ordered), 500):
         part = ordered[start : start + 500]
         cursor = con.execute(
             "SELECT d.rowid, d.url, d.domain, d.title, d.text, d.category, "
-            f"{_SITE_OF.format(rowid='d.rowid')}, d.country, {_COMPANY_COLUMNS} FROM documents d "
-            f"{_company_join(con)} WHERE d.rowid IN ({','.join('?' * len(part))}) ORDER BY d.rowid",
+            f"{_SITE_OF.format(rowid='d.rowid')}, d.country, {company_facts.COLUMNS} FROM documents d "
+            f"{joined} WHERE d.rowid IN ({','.join('?' * len(part))}) ORDER BY d.rowid",
             part,
         )
         docs.extend(
@@ -499,7 +436,7 @@ def _read_docs(con: sqlite3.Connection, rowids: set[int]) -> list[_Doc]:
                 c or "",
                 site,
                 k or "",
-                *_company_facts(co),
+                CompanyFacts.of_row(co),
             )
             for r, u, d, t, x, c, site, k, *co in cursor
         )
