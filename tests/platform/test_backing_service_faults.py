@@ -154,3 +154,28 @@ async def test_redis_that_answers_reports_ready(settings: Settings, redis_url: s
             }
     finally:
         await runtime.close()
+
+
+async def test_readiness_is_not_fooled_by_a_pooled_connection_the_server_closed(
+    tmp_path: Path, pg_database: str
+) -> None:
+    import asyncpg
+    from sqlalchemy import text
+
+    runtime = await build_runtime(_settings(tmp_path, pg_database))
+    try:
+        async with asgi_client(create_app(runtime=runtime)) as http:
+            async with runtime.engine.connect() as connection:  # back in the pool afterwards
+                pid = (await connection.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+            # The server ends that session (as a restart or a DBA would); the pool does not pre-ping,
+            # so its idle connection is dead until it is used once.
+            admin = await asyncpg.connect(pg_database.replace("postgresql+asyncpg://", "postgresql://", 1))
+            try:
+                assert await admin.fetchval("SELECT pg_terminate_backend($1)", pid)
+            finally:
+                await admin.close()
+            ready = await http.get("/readyz")
+            assert ready.status_code == 200, ready.text
+            assert ready.json()["checks"]["database"] == "ok"
+    finally:
+        await runtime.close()

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response
 
 from leadwire.platform.envelope import JSONResponse
@@ -62,11 +63,23 @@ async def healthz() -> JSONResponse:
 async def _database_answers(runtime: Runtime) -> bool:
     try:
         async with asyncio.timeout(runtime.settings.db_connect_timeout_seconds):
-            async with runtime.engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
+            try:
+                await _select_one(runtime)
+            except DBAPIError as exc:
+                # The pool does not pre-ping: a connection the server closed earlier (a restart, a
+                # terminated backend) fails once and is discarded. That says nothing of the database
+                # now, so a fresh connection is asked before answering "unavailable".
+                if not exc.connection_invalidated:
+                    raise
+                await _select_one(runtime)
     except Exception:
         return False
     return True
+
+
+async def _select_one(runtime: Runtime) -> None:
+    async with runtime.engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
 
 
 @router.get(
