@@ -65,6 +65,12 @@ class Settings(BaseSettings):
     contacts_provider: str = "sandbox"
     hunter_api_key: str | None = None
     hunter_base_url: str = "https://api.hunter.io/v2"
+    # Prospect-list reasoning: `rules` (offline) or `openai` (any OpenAI-compatible chat endpoint).
+    reasoner: str = "rules"
+    llm_base_url: str = "https://api.openai.com/v1"
+    llm_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_seconds: float = Field(default=60.0, gt=0)
     # Customs trade data: `duckdb` reads <world_dir>/trade.duckdb (read-only, any number of processes);
     # `postgres` reads table trade_shipments at trade_database_url (default: database_url when PostgreSQL).
     trade_store: str = "duckdb"

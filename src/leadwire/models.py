@@ -6,6 +6,7 @@ from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
 from leadwire.platform.events import models as events_models
 from leadwire.platform.jobs import models as jobs_models
+from leadwire.websets import models as websets_models
 
 __all__ = [
     "Base",
@@ -18,4 +19,5 @@ __all__ = [
     "jobs_models",
     "pacing",
     "users",
+    "websets_models",
 ]

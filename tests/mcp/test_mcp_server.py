@@ -54,6 +54,12 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
     tools = (await rpc(client, acct.headers, "tools/list", {})).json()["result"]["tools"]
     assert {t["name"] for t in tools} == {
         "get_credits",
+        "create_webset",
+        "list_websets",
+        "get_webset",
+        "get_webset_strategy",
+        "list_webset_items",
+        "find_more_webset",
         "list_accounts",
         "research_public_web",
         "research_contacts",

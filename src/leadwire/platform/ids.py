@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ulid import ULID
 
-PREFIXES = frozenset({"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt"})
+PREFIXES = frozenset(
+    {"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt", "run"}
+)
 
 
 def new_id(prefix: str) -> str:

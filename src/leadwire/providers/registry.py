@@ -9,7 +9,43 @@ from leadwire.config import Settings
 
 
 def build_providers(settings: Settings) -> dict[str, Any]:
-    return {"search": _search(settings), "contacts": _contacts(settings), "trade": _trade(settings)}
+    search = _search(settings)
+    return {
+        "search": search,
+        "contacts": _contacts(settings),
+        "trade": _trade(settings),
+        "prospects": _prospects(settings, search),
+        "reasoner": _reasoner(settings),
+    }
+
+
+def _prospects(settings: Settings, search: Any) -> Any:
+    """The sandbox world's companies, or companies read out of the configured public-web search."""
+    if settings.search_provider == "sandbox":
+        from leadwire.providers.sandbox_prospects import SandboxProspectSource
+
+        return SandboxProspectSource(settings.resolved_world_dir)
+    from leadwire.providers.prospects import SearchProspectSource
+
+    return SearchProspectSource(search)
+
+
+def _reasoner(settings: Settings) -> Any:
+    from leadwire.providers.rules_reasoner import RulesReasoner
+
+    def openai() -> Any:
+        from leadwire.providers.openai_reasoner import OpenAIReasoner
+        from leadwire.providers.reasoner import FallbackReasoner
+
+        model = OpenAIReasoner(
+            settings.llm_base_url,
+            settings.llm_api_key,
+            settings.llm_model,
+            timeout_seconds=settings.llm_timeout_seconds,
+        )
+        return FallbackReasoner(model, RulesReasoner())
+
+    return _choose("LEADWIRE_REASONER", settings.reasoner, {"rules": RulesReasoner, "openai": openai})
 
 
 def _choose(variable: str, choice: str, adapters: dict[str, Callable[[], Any]]) -> Any:

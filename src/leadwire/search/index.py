@@ -133,6 +133,20 @@ class LocalSearchIndex:
         """The ``request.limit`` best documents passing the request's filters, best first."""
         return self._sources(self._rank(request)[: request.limit], parse_query(request.query))
 
+    def ranked_rowids(self, request: SearchRequest) -> list[int]:
+        """Every document passing the request's filters, best first, without the source limit: what
+        discovery reads company by company (``search.prospects``)."""
+        return [c.rowid for c in self._rank(request)]
+
+    def fetch(self, columns: str, rowids: list[int]) -> list[tuple[Any, ...]]:
+        """Columns of the given documents (any order) from this thread's connection."""
+        return _fetch(self._connection(), columns, rowids)
+
+    def query_world(self, sql: str, parameters: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
+        """A read-only query of the world database on this thread's connection."""
+        self._arrays()
+        return list(self._connection().execute(sql, parameters))
+
     def raw_fts(self, request: SearchRequest) -> list[int]:
         """Rowids of plain FTS5 BM25 over title and text (any-term MATCH, same filters).
 

@@ -1,10 +1,15 @@
-"""The websets capability: prospect lists. Its endpoints and actions arrive with the websets issue; its
-scopes (spec section 5) are declared here already, so keys can be issued with them."""
+"""The websets capability: prospect lists built from a natural-language query (spec sections 2-4)."""
 
 from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
+from leadwire.websets import jobs, mcp, routes
 
 CAPABILITY = Capability(
-    name="websets", scopes=("websets:read", "websets:write"), features=(Feature("websets"),)
+    name="websets",
+    scopes=("websets:read", "websets:write"),
+    routers=(routes.router,),
+    actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
+    features=(Feature("websets"),),
+    mcp_tools=mcp.register_tools,
 )

@@ -105,6 +105,21 @@ async def reserve(session: AsyncSession, user_id: str, job_id: str, amount: int)
     await session.flush()
 
 
+async def move_reservation(
+    session: AsyncSession, user_id: str, *, from_job: str, to_job: str, amount: int
+) -> int:
+    """Hand a job's reservation to the job continuing its work: a release and a reserve entry, the
+    balance's reserved total unchanged. The caller holds the account lock."""
+    if amount <= 0:
+        return 0
+    row = await _locked_balance(session, user_id)
+    _append(session, user_id, "release", amount, from_job)
+    _append(session, user_id, "reserve", amount, to_job)
+    row.updated_at = utcnow()
+    await session.flush()
+    return amount
+
+
 async def settle(session: AsyncSession, user_id: str, job_id: str, *, reserved: int, charge: int) -> int:
     """Release the job's reservation and charge at most what was reserved; returns the amount charged.
 

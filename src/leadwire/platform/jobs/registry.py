@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Any
 from leadwire.platform.billing.prices import NOT_BILLABLE, Price, Units
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncSession
+
     from leadwire.platform.jobs.context import JobContext
     from leadwire.platform.jobs.models import Job
+    from leadwire.platform.notify import Notifier
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -34,6 +37,9 @@ class ActionSpec:
     max_units: Callable[[dict[str, Any]], float | Units] | None = None
     price: Price = NOT_BILLABLE
     creation_item: Callable[[Job], Mapping[str, Any]] | None = None
+    # Runs in the cancelling transaction after a queued job was cancelled: the capability's own record
+    # of the work (a webset whose run will now never start) follows the job.
+    on_cancel: Callable[[AsyncSession, Notifier, Job], Awaitable[None]] | None = None
 
 
 class ActionRegistry:

@@ -170,12 +170,68 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     if result.rowcount == 1:  # type: ignore[attr-defined]
         await session.refresh(job)
         await settle_billing(session, job, units={})
+        spec = registry.find(job.action)
+        if spec is not None and spec.on_cancel is not None:
+            await spec.on_cancel(session, notifier, job)
         await notifier.publish(session, JOB_CHANNEL, job.id)
         return job
     await session.refresh(job)
     if job.status in TERMINAL:
         return job
     raise ApiError("job_already_running")
+
+
+async def hand_over(
+    session: AsyncSession,
+    notifier: Notifier,
+    parent_id: str,
+    *,
+    action: str,
+    payload: dict[str, Any],
+    resource: tuple[str, str] | None = None,
+) -> Job:
+    """A job that continues a running one's work, created from its handler: same owner, and the
+    parent's credit reservation moves to it (released from the parent, reserved for the child, in one
+    transaction), so what the creation request reserved is what the continuation is charged from. The
+    parent then settles with nothing reserved. No concurrency check: the work was admitted already."""
+    parent = await session.get(Job, parent_id)
+    if parent is None:
+        raise LookupError(parent_id)
+    await ledger.lock_account(session, parent.user_id)  # the lock order: balance row before job rows
+    await session.refresh(parent, with_for_update=True)
+    now = utcnow()
+    spec = registry.get(action)
+    child = Job(
+        id=new_id("job"),
+        user_id=parent.user_id,
+        api_key_id=parent.api_key_id,
+        request_id=parent.request_id,
+        action=action,
+        status="queued",
+        channel=None,
+        payload=payload,
+        progress_stage="queued",
+        progress_percent=0.0,
+        resource_type=resource[0] if resource else spec.resource_type,
+        resource_id=resource[1] if resource else None,
+        scheduled_at=now,
+        attempt_count=0,
+        billing_status=spec.price.billing,
+        reserved_credits=0,
+        charged_credits=0,
+        pending_units=0.0,
+        created_at=now,
+        updated_at=now,
+    )
+    if spec.price.billing == "pending" and parent.reserved_credits > 0:
+        child.reserved_credits = await ledger.move_reservation(
+            session, parent.user_id, from_job=parent.id, to_job=child.id, amount=parent.reserved_credits
+        )
+        parent.reserved_credits = 0
+    session.add(child)
+    await session.flush()
+    await notifier.publish(session, NEW_JOB_CHANNEL, action)
+    return child
 
 
 async def settle_billing(session: AsyncSession, job: Job, *, units: Units) -> None:

@@ -1,0 +1,81 @@
+"""The prospects port: companies that answer a discovery query, with their records and evidence.
+
+Adapters: the sandbox's index over the world's companies and documents (``providers.sandbox_prospects``)
+and ``SearchProspectSource``, which reads companies out of any public-web search port (Exa): a result's
+site is the company, its page the evidence, and the facts a record would hold are left unknown for the
+reasoner to judge from the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from leadwire.domains import normalise_domain
+from leadwire.providers.reasoner import Evidence, Prospect
+from leadwire.providers.search import SearchProvider, SearchProviderError, SearchRequest
+
+__all__ = ["ProspectQuery", "ProspectSource", "SearchProspectSource", "SearchProviderError"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProspectQuery:
+    """One planned query: the next ``limit`` companies not in ``exclude`` (domains already found)."""
+
+    text: str
+    limit: int
+    exclude: frozenset[str] = frozenset()
+    user_location: str | None = None
+
+
+@runtime_checkable
+class ProspectSource(Protocol):
+    async def companies(self, query: ProspectQuery) -> list[Prospect]:
+        """Best first; fewer than ``limit`` means the query has nothing more to give."""
+        ...
+
+
+class SearchProspectSource:
+    """Companies from a public-web search port; a search returns at most ten sources, so a query
+    gives at most ten new companies and the strategy's breadth does the rest."""
+
+    def __init__(self, search: SearchProvider) -> None:
+        self._search = search
+
+    async def companies(self, query: ProspectQuery) -> list[Prospect]:
+        request = SearchRequest(
+            query=query.text[:500], limit=10, category="company", user_location=query.user_location or None
+        )
+        sources = await self._search.search(request)
+        found: dict[str, Prospect] = {}
+        for source in sources:
+            domain = _site(source.url)
+            if not domain or domain in query.exclude or domain in found:
+                continue
+            found[domain] = Prospect(
+                key=domain,
+                kind="company",
+                name=_name_of(source.title, domain),
+                website=f"https://{domain}",
+                description=source.text[:1500] or None,
+                evidence=(Evidence(url=source.url, title=source.title, text=source.text[:1500]),),
+            )
+        await asyncio.sleep(0)
+        return list(found.values())[: query.limit]
+
+
+def _site(url: str) -> str | None:
+    try:
+        domain = normalise_domain(url, strict=False)
+    except ValueError:
+        return None
+    return domain.removeprefix("www.") or None
+
+
+def _name_of(title: str, domain: str) -> str:
+    """A page title's company part ("Acme GmbH | Pumps" -> "Acme GmbH"), else the domain."""
+    for separator in (" | ", " - ", " – ", " — ", ": "):
+        if separator in title:
+            title = title.split(separator)[0]
+    return title.strip() or domain

@@ -1,0 +1,224 @@
+"""The offline reasoner: rules over the shared query understanding, plus multilingual embeddings.
+
+Deterministic and local. Criteria are written as self-contained sentences that the same understanding
+reads back when verifying ("Headquartered in Germany", "In the Chemical Manufacturing industry (NAICS
+325)"), so it can judge criteria a model wrote as well as its own. A verdict rests on the prospect's
+record where it has one and on the text of its evidence otherwise, and says which.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import anyio.to_thread
+
+from leadwire.providers.reasoner import (
+    Criterion,
+    CriterionDraft,
+    PlannedQuery,
+    Prospect,
+    QueryGroup,
+    StrategyPlan,
+    TargetKind,
+    Verdict,
+)
+from leadwire.providers.rules_verify import judge_all
+from leadwire.search.understand import understand
+from leadwire.search.understand.geo import find_places
+from leadwire.search.understand.industry import GENERIC_WORDS, tokens
+from leadwire.search.understand.query import Range, Understanding
+
+WEIGHTS = {
+    "industry": 0.35,
+    "location": 0.3,
+    "role": 0.35,
+    "department": 0.15,
+    "seniority": 0.15,
+    "size": 0.15,
+    "founding": 0.15,
+    "product": 0.25,
+    "business_fit": 0.15,
+}
+MAX_REGION_QUERIES = 6
+
+
+class RulesReasoner:
+    name = "rules"
+
+    async def write_criteria(self, query: str, target_kind: TargetKind, locale: str) -> list[CriterionDraft]:
+        return write_criteria(query, target_kind, locale)
+
+    async def plan_strategy(
+        self, query: str, target_kind: TargetKind, locale: str, criteria: Sequence[Criterion]
+    ) -> StrategyPlan:
+        return plan_strategy(query, target_kind)
+
+    async def verify(
+        self, query: str, criteria: Sequence[Criterion], prospects: Sequence[Prospect]
+    ) -> list[list[Verdict]]:
+        active = [c for c in criteria if c.active]
+        return await anyio.to_thread.run_sync(judge_all, query, active, list(prospects))
+
+
+# -- criteria ----------------------------------------------------------------------------------
+
+
+def write_criteria(query: str, target_kind: TargetKind, locale: str) -> list[CriterionDraft]:
+    understood = understand(query)
+    zh = locale == "zh"
+    drafts: list[tuple[str, str, bool]] = []  # (type, description, required)
+    if target_kind == "person":
+        drafts.extend(_people_criteria(understood, zh))
+    if understood.places:
+        drafts.append(("location", _location_text(understood, target_kind, zh), True))
+    known = [m for m in understood.industries if m.score >= 1.0]
+    if understood.industries:
+        named = known or list(understood.industries[:2])
+        text = " or ".join(f"{m.title} (NAICS {m.code})" for m in named[:3])
+        drafts.append(("industry", f"属于以下行业：{text}" if zh else f"In the {text} industry", bool(known)))
+    if understood.employees is not None:
+        drafts.append(("size", _range_text(understood.employees, "employees", zh), True))
+    if understood.founded is not None:
+        drafts.append(("founding", _range_text(understood.founded, "founded", zh), True))
+    if understood.products:
+        products = ", ".join(understood.products)
+        drafts.append(("product", f"生产或销售{products}" if zh else f"Makes or sells {products}", not known))
+    substantive = any(kind in ("industry", "product", "role") for kind, _, _ in drafts)
+    fit = f"符合需求：“{query}”" if zh else f"Fits the request: “{query}”"
+    drafts.append(("business_fit", fit, not substantive))
+    return _weighted(drafts, boost_fit=not substantive)
+
+
+def _people_criteria(understood: Understanding, zh: bool) -> list[tuple[str, str, bool]]:
+    out = []
+    if understood.roles:
+        roles = ", ".join(understood.roles)
+        out.append(("role", f"职位为{roles}之一" if zh else f"Holds a role such as {roles}", True))
+    elif understood.departments:
+        departments = ", ".join(understood.departments)
+        out.append(("department", f"就职于{departments}部门" if zh else f"Works in {departments}", True))
+    if understood.seniorities and not understood.roles:
+        levels = ", ".join(s.replace("_", "-") for s in understood.seniorities)
+        out.append(("seniority", f"职级为{levels}" if zh else f"Seniority: {levels}", False))
+    return out
+
+
+def _location_text(understood: Understanding, target_kind: TargetKind, zh: bool) -> str:
+    names = " or ".join(place.text for place in understood.places)
+    if zh:
+        return f"工作地点位于{names}" if target_kind == "person" else f"总部位于{names}"
+    return f"Works in {names}" if target_kind == "person" else f"Headquartered in {names}"
+
+
+def _range_text(value: Range, what: str, zh: bool) -> str:
+    """Words the attribute reader reads back to the same range."""
+    low, high = value.low, value.high
+    if what == "employees":
+        if low is not None and high is not None:
+            english = f"Has between {low:,} and {high:,} employees"
+        elif low is not None:
+            english = f"Has more than {low - 1:,} employees"
+        else:
+            english = f"Has fewer than {(high or 0) + 1:,} employees"
+    elif low is not None and high is not None:
+        english = f"Founded between {low} and {high}"
+    elif low is not None:
+        english = f"Founded after {low - 1}"
+    else:
+        english = f"Founded before {(high or 0) + 1}"
+    return f"{'员工规模' if what == 'employees' else '成立时间'}（{english}）" if zh else english
+
+
+def _weighted(drafts: list[tuple[str, str, bool]], *, boost_fit: bool) -> list[CriterionDraft]:
+    raw = [WEIGHTS[kind] * (3.0 if kind == "business_fit" and boost_fit else 1.0) for kind, _, _ in drafts]
+    total = sum(raw)
+    weights = [round(w / total, 3) for w in raw]
+    return [
+        CriterionDraft(description=text, type=kind, weight=weight, required=required)
+        for (kind, text, required), weight in zip(drafts, weights, strict=True)
+    ]
+
+
+# -- strategy ----------------------------------------------------------------------------------
+
+
+def plan_strategy(query: str, target_kind: TargetKind) -> StrategyPlan:
+    understood = understand(query)
+    places = list(understood.places)
+    countries = sorted(understood.explicit_countries) or sorted(understood.countries)
+    location = countries[0] if len(countries) == 1 else ""
+    where = f" in {' or '.join(p.text for p in places)}" if places else ""
+    topic = _topic(understood)
+    groups = [
+        QueryGroup(
+            angle="request",
+            rationale="The request as written: pages that use its own words.",
+            queries=(PlannedQuery(_company_side(query, understood, target_kind), location),),
+        )
+    ]
+    industries = list(understood.industries[:2])
+    if industries:
+        groups.append(
+            QueryGroup(
+                angle="industry",
+                rationale="Companies of the industry the request names, whatever words their pages use.",
+                queries=tuple(PlannedQuery(f"{m.title} companies{where}", location) for m in industries),
+            )
+        )
+    if understood.products:
+        groups.append(
+            QueryGroup(
+                angle="products",
+                rationale="Makers and sellers of the named products.",
+                queries=tuple(
+                    PlannedQuery(f"{p} manufacturer{where}", location) for p in understood.products
+                ),
+            )
+        )
+    if len(countries) > 1:
+        groups.append(
+            QueryGroup(
+                angle="geography",
+                rationale="Each country of the region on its own, so no one country crowds out the rest.",
+                queries=tuple(
+                    PlannedQuery(f"{topic} in {_country_name(code)}", code)
+                    for code in countries[:MAX_REGION_QUERIES]
+                ),
+            )
+        )
+    additional = tuple(PlannedQuery(f"{m.title}{where}", location) for m in understood.industries[2:4])
+    if topic and topic.casefold() != query.casefold():
+        additional += (PlannedQuery(f"{topic}{where}", location),)
+    return StrategyPlan(query_groups=tuple(groups), additional_queries=additional)
+
+
+def _topic(understood: Understanding) -> str:
+    """What is sought, without place, size or people words: an industry title, products, or the words."""
+    if understood.industries:
+        return f"{understood.industries[0].title} companies"
+    if understood.products:
+        return ", ".join(understood.products)
+    words = [t for t in tokens(understood.rest) if t not in GENERIC_WORDS and len(t) > 2]
+    return " ".join(words) or understood.query
+
+
+def _company_side(query: str, understood: Understanding, target_kind: TargetKind) -> str:
+    """For people, the companies they work at are what a company search can find."""
+    if target_kind != "person":
+        return query
+    cleaned = query
+    for role in understood.roles:
+        cleaned = re.sub(re.escape(role) + r"s?\b", " ", cleaned, flags=re.IGNORECASE)
+    cleaned = re.sub(r"^\s*(?:at|in|of|from)\b", " ", cleaned.strip(), flags=re.IGNORECASE)
+    cleaned = " ".join(cleaned.split())
+    return cleaned if len(cleaned) >= 3 else query
+
+
+def _country_name(code: str) -> str:
+    import pycountry
+
+    country = pycountry.countries.get(alpha_2=code)
+    name = str(getattr(country, "common_name", None) or getattr(country, "name", code))
+    _, places = find_places(name)
+    return name if places else code

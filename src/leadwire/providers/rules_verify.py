@@ -1,0 +1,294 @@
+"""The offline reasoner's judge: one verdict per criterion per prospect, from record and evidence.
+
+Each criterion type reads its own description back through the query understanding (a place, a NAICS
+class, a range, products, a role) and checks the prospect's record; where the record is silent it reads
+the evidence pages, with less confidence. Business fit is the embedding similarity of the request and
+what the prospect's pages say, with the request's own words as support.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from leadwire.providers.reasoner import Criterion, Prospect, Verdict
+from leadwire.search import embed
+from leadwire.search.understand import understand
+from leadwire.search.understand.attributes import find_company_attributes
+from leadwire.search.understand.industry import (
+    GENERIC_WORDS,
+    affinity,
+    classify_text,
+    find_industries,
+    tokens,
+)
+from leadwire.search.understand.people import find_people_terms
+from leadwire.search.understand.query import Range
+from leadwire.taxonomy.titles import classify_title
+
+_NAICS = re.compile(r"NAICS\s*(\d{2,6})")
+_FIT_FLOOR, _FIT_SPAN = 0.25, 0.35  # cosine at which fit starts to count, and the span to full fit
+
+Judge = Callable[[Criterion, Prospect, "Context"], Verdict]
+
+
+class Context:
+    """What is computed once per batch: the request's vector and the prospects' texts and vectors."""
+
+    def __init__(self, query: str, prospects: Sequence[Prospect]) -> None:
+        self.query = query
+        self.texts = [_text_of(p) for p in prospects]
+        self._prospects = list(prospects)
+        self._vectors: np.ndarray | None = None
+        self._query_vector: np.ndarray | None = None
+
+    def cosine(self, prospect: Prospect) -> float:
+        if self._vectors is None:
+            with embed.single_blas_thread():
+                self._vectors = embed.encode([t[:1000] for t in self.texts])
+                self._query_vector = embed.encode_query(self.query)
+        index = self._prospects.index(prospect)
+        assert self._query_vector is not None
+        return float(self._vectors[index] @ self._query_vector)
+
+    def text(self, prospect: Prospect) -> str:
+        return self.texts[self._prospects.index(prospect)]
+
+
+def judge_all(query: str, criteria: Sequence[Criterion], prospects: list[Prospect]) -> list[list[Verdict]]:
+    context = Context(query, prospects)
+    return [[_JUDGES.get(c.type, _business_fit)(c, p, context) for c in criteria] for p in prospects]
+
+
+def _text_of(prospect: Prospect) -> str:
+    parts = [prospect.name, prospect.title or "", prospect.industry or "", prospect.description or ""]
+    parts += list(prospect.products) + list(prospect.technologies)
+    parts += [f"{e.title}. {e.text}" for e in prospect.evidence]
+    return "\n".join(p for p in parts if p)
+
+
+def _record_refs(prospect: Prospect) -> tuple[str, ...]:
+    return tuple(u for u in (prospect.website, prospect.linkedin_url) if u)[:1]
+
+
+def _refs_mentioning(prospect: Prospect, words: Sequence[str]) -> tuple[str, ...]:
+    lowered = [w.casefold() for w in words if w]
+    return tuple(
+        e.url for e in prospect.evidence if any(w in f"{e.title} {e.text}".casefold() for w in lowered)
+    )
+
+
+# -- location ------------------------------------------------------------------------------------
+
+
+def _location(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    places = understand(criterion.description).places
+    countries = {code for place in places for code in place.countries}
+    cities = [p.text for p in places if p.kind == "city"]
+    where = ", ".join(x for x in (prospect.city, prospect.country) if x)
+    if prospect.country:
+        in_country = prospect.country in countries
+        in_city = not cities or (prospect.city or "").casefold() in {c.casefold() for c in cities}
+        if in_country and in_city:
+            return _verdict(criterion, 1.0, f"Located in {where}, as required.", 0.95, _record_refs(prospect))
+        if in_country:
+            return _verdict(
+                criterion, 0.5, f"In the country but in {prospect.city}.", 0.8, _record_refs(prospect)
+            )
+        return _verdict(
+            criterion, 0.0, f"Located in {where}, not in the place asked for.", 0.9, _record_refs(prospect)
+        )
+    names = [p.text for p in places]
+    cited = _refs_mentioning(prospect, names)
+    if cited:
+        return _verdict(
+            criterion, 0.7, "Its pages name the place; no registered address is known.", 0.5, cited
+        )
+    return _verdict(criterion, 0.0, "No address known and its pages do not name the place.", 0.3)
+
+
+# -- industry ------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def _wanted_codes(description: str) -> tuple[str, ...]:
+    codes = tuple(_NAICS.findall(description))
+    return codes or tuple(m.code for m in find_industries(description))
+
+
+def _classes(prospect: Prospect) -> list[tuple[str, float]]:
+    if prospect.industry_code:
+        return [(prospect.industry_code, 1.0)]
+    found = classify_text(prospect.industry or "", prospect.description or "")
+    if not found and prospect.evidence:
+        found = [
+            (c, w * 0.8) for c, w in classify_text(*(f"{e.title}. {e.text}" for e in prospect.evidence[:2]))
+        ]
+    return found
+
+
+def _industry(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    wanted = _wanted_codes(criterion.description)
+    classes = _classes(prospect)
+    if not wanted:
+        return _business_fit(criterion, prospect, context)
+    best, best_code = 0.0, ""
+    for code, weight in classes:
+        value = max(affinity(w, code) for w in wanted) * weight
+        if value > best:
+            best, best_code = value, code
+    label = prospect.industry or best_code or "unknown"
+    from_record = bool(prospect.industry_code or prospect.industry)
+    refs = _record_refs(prospect) if from_record else tuple(e.url for e in prospect.evidence[:1])
+    confidence = 0.9 if prospect.industry_code else 0.7 if from_record else 0.5
+    if best >= 0.99:
+        return _verdict(
+            criterion, 1.0, f"Its industry ({label}) is within the one asked for.", confidence, refs
+        )
+    if best >= 0.6:
+        return _verdict(
+            criterion, 0.8, f"Its industry ({label}) is close to the one asked for.", confidence * 0.8, refs
+        )
+    if best >= 0.4:
+        return _verdict(
+            criterion, 0.4, f"Its industry ({label}) is related but not the one asked for.", confidence, refs
+        )
+    if not classes:
+        return _verdict(criterion, 0.0, "Its industry could not be determined.", 0.3)
+    return _verdict(criterion, 0.0, f"Its industry ({label}) is not the one asked for.", confidence, refs)
+
+
+# -- ranges --------------------------------------------------------------------------------------
+
+
+def _size(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    wanted = find_company_attributes(criterion.description).employees
+    return _in_range(criterion, prospect, wanted, prospect.employees, "head count", "employees")
+
+
+def _founding(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    wanted = find_company_attributes(criterion.description).founded
+    return _in_range(criterion, prospect, wanted, prospect.founded, "founding year", "founded in")
+
+
+def _in_range(
+    criterion: Criterion, prospect: Prospect, wanted: Range | None, value: int | None, what: str, unit: str
+) -> Verdict:
+    if wanted is None:
+        return _verdict(criterion, 0.5, f"The criterion names no {what} this reasoner can read.", 0.2)
+    if value is None:
+        return _verdict(criterion, 0.0, f"Its {what} is not known.", 0.3)
+    shown = f"{value:,} {unit}" if unit == "employees" else f"{unit} {value}"
+    if wanted.contains(value):
+        return _verdict(criterion, 1.0, f"Within the range asked for ({shown}).", 0.9, _record_refs(prospect))
+    return _verdict(criterion, 0.0, f"Outside the range asked for ({shown}).", 0.9, _record_refs(prospect))
+
+
+# -- products and fit ----------------------------------------------------------------------------
+
+
+def _terms(description: str) -> list[str]:
+    body = description.split(":", 1)[-1] if ":" in description else description
+    attributes = find_company_attributes(body)
+    words = [
+        t for t in tokens(" ".join(attributes.products) or body) if t not in GENERIC_WORDS and len(t) > 2
+    ]
+    skip = {"makes", "sells", "make", "sell", "fits", "request", "the"}
+    return [w for w in words if w not in skip]
+
+
+def _product(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    terms = _terms(criterion.description)
+    if not terms:
+        return _business_fit(criterion, prospect, context)
+    have = set(tokens(context.text(prospect)))
+    found = [t for t in terms if t in have]
+    share = len(found) / len(terms)
+    refs = _refs_mentioning(prospect, found) or _record_refs(prospect)
+    if share >= 0.99:
+        return _verdict(criterion, 1.0, f"Its record and pages name {', '.join(found)}.", 0.8, refs)
+    if share >= 0.5:
+        return _verdict(
+            criterion, 0.6, f"Its pages name {', '.join(found)} but not every product asked for.", 0.6, refs
+        )
+    return _business_fit(criterion, prospect, context)
+
+
+def _business_fit(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    cosine = context.cosine(prospect)
+    score = min(1.0, max(0.0, (cosine - _FIT_FLOOR) / _FIT_SPAN))
+    request_words = [t for t in _terms(context.query) if len(t) > 3]
+    have = set(tokens(context.text(prospect)))
+    shared = [t for t in request_words if t in have]
+    if request_words:
+        score = 0.6 * score + 0.4 * (len(shared) / len(request_words))
+    refs = tuple(e.url for e in prospect.evidence[:2]) or _record_refs(prospect)
+    said = f"; its pages use {', '.join(shared[:5])}" if shared else ""
+    return _verdict(
+        criterion, round(score, 3), f"What its pages say is {_closeness(score)} the request{said}.", 0.6, refs
+    )
+
+
+def _closeness(score: float) -> str:
+    return "close to" if score >= 0.7 else "related to" if score >= 0.4 else "far from"
+
+
+# -- people --------------------------------------------------------------------------------------
+
+
+def _role(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
+    wanted = find_people_terms(criterion.description)
+    title = prospect.title or ""
+    if not title:
+        return _verdict(criterion, 0.0, "The person's title is not known.", 0.3)
+    found = classify_title(title)
+    refs = tuple(u for u in (prospect.linkedin_url,) if u) or _record_refs(prospect)
+    role_hit = any(_same_role(role, title) for role in wanted.roles)
+    dept_hit = found.department in wanted.departments if wanted.departments else True
+    level_hit = found.seniority in wanted.seniorities if wanted.seniorities else True
+    if role_hit or (wanted.roles and dept_hit and level_hit):
+        return _verdict(criterion, 1.0, f"Title “{title}” is the role asked for.", 0.85, refs)
+    if criterion.type == "department" and dept_hit:
+        return _verdict(criterion, 1.0, f"Title “{title}” is in the department asked for.", 0.8, refs)
+    if criterion.type == "seniority" and level_hit:
+        return _verdict(criterion, 1.0, f"Title “{title}” is at the level asked for.", 0.8, refs)
+    if dept_hit and wanted.departments:
+        return _verdict(
+            criterion, 0.5, f"Title “{title}” is in the right department, another level.", 0.7, refs
+        )
+    return _verdict(criterion, 0.0, f"Title “{title}” is not the role asked for.", 0.8, refs)
+
+
+def _same_role(role: str, title: str) -> bool:
+    role_class, title_class = classify_title(role), classify_title(title)
+    if role.casefold() in title.casefold():
+        return True
+    return (
+        role_class.department is not None
+        and role_class.department == title_class.department
+        and role_class.seniority == title_class.seniority
+        and role_class.rank == title_class.rank
+    )
+
+
+def _verdict(
+    criterion: Criterion, score: float, reasoning: str, confidence: float, refs: tuple[str, ...] = ()
+) -> Verdict:
+    return Verdict(criterion.id, score, reasoning, round(confidence, 2), tuple(dict.fromkeys(refs))[:3])
+
+
+_JUDGES: dict[str, Judge] = {
+    "location": _location,
+    "industry": _industry,
+    "size": _size,
+    "founding": _founding,
+    "product": _product,
+    "technology": _product,
+    "role": _role,
+    "department": _role,
+    "seniority": _role,
+    "business_fit": _business_fit,
+}

@@ -1,0 +1,397 @@
+"""Discovery: what the preparation job and each run's job do, step by step.
+
+Preparation writes the criteria, plans the strategy and hands over to the run's job. A run asks the
+prospects port one planned query at a time for companies not yet in the list, verifies them against
+every criterion, and commits each batch — items, counters, the run's checkpoint and an `items.changed`
+event — in one transaction. A run whose worker died resumes from that checkpoint: everything already
+verified is an item, and items are excluded from every later search, so nothing is found twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.db import transaction
+from leadwire.platform.events import log
+from leadwire.platform.ids import new_id
+from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.service import hand_over
+from leadwire.platform.time import iso, utcnow
+from leadwire.providers.prospects import ProspectQuery, ProspectSource
+from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
+from leadwire.providers.search import SearchProviderError
+from leadwire.search.understand import understand
+from leadwire.websets import people, service, views
+from leadwire.websets.models import Webset, WebsetItem
+
+FIRST_BATCH = 30  # small, so the first items arrive within seconds
+MAX_BATCH = 200
+RUN_SECONDS = 480.0  # a run stops (stop_reason time_limit) well before its job's timeout
+FULL, PARTIAL = 80.0, 40.0
+REQUIRED_CAP = 59.0  # a failed required criterion keeps an item below full
+
+
+async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    reasoner: Reasoner = ctx.service("reasoner")
+    webset_id = payload["webset_id"]
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id)
+        if webset.status != "generating_criteria":  # a rescued job whose work was done, or cancelled
+            run = await service.current_run(session, webset)
+            return _prepared(webset, run.job_id if run else None)
+        webset.started_at = webset.started_at or utcnow()
+        query, kind, locale = webset.query, webset.target_kind, webset.locale
+    try:
+        drafts = await reasoner.write_criteria(query, kind, locale)  # type: ignore[arg-type]
+        criteria = [Criterion(new_id("crit"), d.description, d.type, d.weight, d.required) for d in drafts]
+        async with transaction(ctx.sessionmaker) as session:
+            webset = await _webset(session, webset_id, lock=True)
+            now = utcnow()
+            webset.criteria = [_criterion_dict(c) for c in criteria]
+            webset.criteria_updated_at = now
+            webset.stage = "planning"
+            webset.progress_updated_at = webset.updated_at = now
+            await service.append_changed(session, ctx.runtime.notifier, webset, [], [])
+        await ctx.progress("planning", 40.0)
+        plan = await reasoner.plan_strategy(query, kind, locale, criteria)  # type: ignore[arg-type]
+    except Exception as exc:
+        await _fail(ctx, webset_id, "webset_preparation_failed", str(exc)[:300])
+        raise JobFailure("webset_preparation_failed", "criteria or strategy could not be written") from exc
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        if webset.status != "generating_criteria":
+            return _prepared(webset, None)
+        now = utcnow()
+        webset.strategy = {
+            "query_groups": [
+                {"angle": g.angle, "rationale": g.rationale, "queries": [_query_dict(q) for q in g.queries]}
+                for g in plan.query_groups
+            ],
+            "additional_queries": [_query_dict(q) for q in plan.additional_queries],
+            "rounds": [],
+        }
+        webset.strategy_available_at = webset.strategy_updated_at = now
+        webset.status = webset.stage = "searching"
+        webset.progress_updated_at = webset.updated_at = now
+        child = await hand_over(
+            session,
+            ctx.runtime.notifier,
+            ctx.job_id,
+            action=service.DISCOVER,
+            payload={"webset_id": webset_id, "run": 1, "goal": webset.goal},
+            resource=("webset", webset_id),
+        )
+        run = await service.current_run(session, webset)
+        assert run is not None
+        run.job_id = child.id
+        await log.append(
+            session,
+            ctx.runtime.notifier,
+            service.topic(webset_id),
+            "webset.strategy",
+            {**views.strategy(webset), "items_revision": webset.items_revision},
+        )
+        return _prepared(webset, child.id)
+
+
+def _prepared(webset: Webset, job_id: str | None) -> dict[str, Any]:
+    return {"webset_id": webset.id, "webset_status": webset.status, "discovery_job_id": job_id}
+
+
+def _criterion_dict(c: Criterion) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "description": c.description,
+        "type": c.type,
+        "weight": c.weight,
+        "required": c.required,
+        "active": c.active,
+    }
+
+
+def _query_dict(q: PlannedQuery) -> dict[str, str]:
+    return {"text": q.text, "user_location": q.user_location}
+
+
+async def _webset(session: AsyncSession, webset_id: str, *, lock: bool = False) -> Webset:
+    webset = await session.get(Webset, webset_id, with_for_update=lock)
+    if webset is None:
+        raise JobFailure("webset_not_found")
+    return webset
+
+
+async def _fail(ctx: JobContext, webset_id: str, code: str, detail: str | None) -> None:
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        if webset.status in service.RUNNING:
+            await service.finish(
+                session,
+                ctx.runtime.notifier,
+                webset,
+                "failed",
+                "failed",
+                job_id=ctx.job_id,
+                failure=(code, detail),
+            )
+
+
+# -- a run -------------------------------------------------------------------------------------
+
+
+async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    webset_id, number = payload["webset_id"], int(payload["run"])
+    try:
+        return await _run(ctx, webset_id, number)
+    except JobFailure:
+        raise
+    except SearchProviderError as exc:
+        await _fail(ctx, webset_id, exc.code, exc.detail)
+        raise JobFailure(exc.code, exc.detail) from exc
+    except Exception as exc:
+        await _fail(ctx, webset_id, "webset_discovery_failed", type(exc).__name__)
+        raise
+
+
+async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
+    started = time.monotonic()
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        run_row = await service.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status in views.FINISHED:
+            return {"webset_id": webset_id, "run": number, "webset_status": webset.status}
+        run_row.status = "running"
+        if webset.status == "queued":
+            webset.status = webset.stage = "searching"
+        webset.started_at = webset.started_at or utcnow()
+        criteria = [Criterion(**c) for c in webset.criteria]
+        queries = _planned(webset.strategy or {})
+        query, kind, goal, cap = webset.query, webset.target_kind, run_row.goal, webset.verify_cap
+    source: ProspectSource = ctx.service("prospects")
+    reasoner: Reasoner = ctx.service("reasoner")
+    positions = list(understand(query).roles) if kind == "person" else []
+    explored: set[str] = set()
+    while True:
+        async with transaction(ctx.runtime.reader) as session:
+            state = await _state(session, webset_id, number)
+        stop = _stop_reason(state, goal, cap, len(queries), time.monotonic() - started)
+        if stop is not None:
+            break
+        planned = queries[state["query_index"]]
+        size = (
+            FIRST_BATCH if state["verified"] == 0 else min(MAX_BATCH, max(50, (goal - state["released"]) * 2))
+        )
+        size = max(1, min(size, cap - state["verified"]))
+        await _set_stage(ctx, webset_id, "searching")
+        exclude = frozenset(state["companies"] | explored)
+        companies = await source.companies(
+            ProspectQuery(planned.text, size, exclude, planned.user_location or None)
+        )
+        exhausted = len(companies) < size
+        explored.update(c.key for c in companies)
+        prospects = (
+            await people.expand(ctx.service("contacts"), companies, positions)
+            if kind == "person"
+            else companies
+        )
+        await _set_stage(ctx, webset_id, "verifying")
+        verdicts = await reasoner.verify(query, criteria, prospects) if prospects else []
+        await _commit_batch(ctx, webset_id, number, planned, prospects, verdicts, criteria, exhausted)
+        await ctx.progress("verifying", min(99.0, 100.0 * (state["released"] + 1) / max(goal, 1)))
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        run_row = await service.current_run(session, webset)
+        assert run_row is not None
+        released = run_row.released
+        if webset.status in service.RUNNING:
+            await service.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
+    ctx.bill(released, kind="items")
+    return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
+
+
+def _planned(strategy: dict[str, Any]) -> list[PlannedQuery]:
+    raw = [q for g in strategy.get("query_groups", []) for q in g.get("queries", [])]
+    raw += strategy.get("additional_queries", [])
+    seen, out = set(), []
+    for q in raw:
+        key = (q["text"].casefold(), q.get("user_location", ""))
+        if key not in seen and q["text"].strip():
+            seen.add(key)
+            out.append(PlannedQuery(q["text"], q.get("user_location", "")))
+    return out
+
+
+def _stop_reason(state: dict[str, Any], goal: int, cap: int, queries: int, elapsed: float) -> str | None:
+    if state["status"] not in service.RUNNING:
+        return "cancelled"
+    if state["released"] >= goal:
+        return "goal_reached"
+    if state["verified"] >= cap:
+        return "verify_cap_reached"
+    if state["query_index"] >= queries:
+        return "exhausted"
+    if elapsed >= RUN_SECONDS:
+        return "time_limit"
+    return None
+
+
+async def _state(session: AsyncSession, webset_id: str, number: int) -> dict[str, Any]:
+    webset = await _webset(session, webset_id)
+    run_row = await service.current_run(session, webset)
+    assert run_row is not None
+    verified = await session.scalar(
+        select(func.count()).where(WebsetItem.webset_id == webset_id, WebsetItem.run_number == number)
+    )
+    keys = (
+        await session.execute(select(WebsetItem.entity).where(WebsetItem.webset_id == webset_id))
+    ).scalars()
+    companies = {e.get("company_domain") or e.get("domain") for e in keys}
+    companies.discard(None)
+    return {
+        "status": webset.status,
+        "released": run_row.released,
+        "verified": int(verified or 0),
+        "query_index": run_row.query_index,
+        "companies": companies,
+    }
+
+
+async def _set_stage(ctx: JobContext, webset_id: str, stage: str) -> None:
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        if webset.status in ("searching", "verifying") and webset.status != stage:
+            webset.status = webset.stage = stage
+            webset.progress_updated_at = webset.updated_at = utcnow()
+
+
+def score_of(criteria: Sequence[Criterion], verdicts: Sequence[Verdict]) -> tuple[str, float]:
+    """Weighted score 0-100 and its band; a failed required criterion caps the item below full."""
+    by_id = {v.criterion_id: v for v in verdicts}
+    active = [c for c in criteria if c.active and c.id in by_id]
+    total = sum(c.weight for c in active) or 1.0
+    score = 100.0 * sum(c.weight * by_id[c.id].score for c in active) / total
+    if any(c.required and not by_id[c.id].met for c in active):
+        score = min(score, REQUIRED_CAP)
+    score = round(score, 1)
+    return ("full" if score >= FULL else "partial" if score >= PARTIAL else "rejected"), score
+
+
+async def _commit_batch(
+    ctx: JobContext,
+    webset_id: str,
+    number: int,
+    planned: PlannedQuery,
+    prospects: Sequence[Prospect],
+    verdicts: Sequence[Sequence[Verdict]],
+    criteria: Sequence[Criterion],
+    exhausted: bool,
+) -> None:
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        run_row = await service.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status not in service.RUNNING:
+            return
+        present = set(
+            (
+                await session.execute(
+                    select(WebsetItem.entity_key).where(
+                        WebsetItem.webset_id == webset_id,
+                        WebsetItem.entity_key.in_([p.key for p in prospects] or [""]),
+                    )
+                )
+            ).scalars()
+        )
+        position = int(
+            await session.scalar(
+                select(func.coalesce(func.max(WebsetItem.position), 0)).where(
+                    WebsetItem.webset_id == webset_id
+                )
+            )
+            or 0
+        )
+        now = utcnow()
+        changed, qualified_new, full_new = [], 0, 0
+        by_id = {c["id"]: c for c in webset.criteria}
+        for prospect, verdict_list in zip(prospects, verdicts, strict=True):
+            if prospect.key in present:
+                continue
+            present.add(prospect.key)
+            status, score = score_of(criteria, verdict_list)
+            qualified = status != "rejected"
+            release = not qualified or run_row.released < run_row.goal
+            if qualified and release:
+                run_row.released += 1
+            position += 1
+            row = WebsetItem(
+                id=new_id("item"),
+                webset_id=webset_id,
+                entity_key=prospect.key[:300],
+                position=position,
+                run_number=number,
+                target_kind=prospect.kind,
+                entity=people.entity_of(prospect),
+                match_status=status,
+                score=score,
+                evaluations=[_evaluation(v) for v in verdict_list],
+                released=release,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            qualified_new += qualified
+            full_new += status == "full"
+            if release:
+                changed.append(views.item(row, detail="compact", finished=False, criteria_by_id=by_id))
+        run_row.query_depth += 1
+        if exhausted:
+            run_row.query_index += 1
+            run_row.query_depth = 0
+        run_row.rounds = [*run_row.rounds, _round(planned, len(prospects), qualified_new, now)]
+        await session.flush()
+        await _refresh_counts(session, webset, number)
+        webset.items_revision += 1
+        webset.progress_updated_at = webset.updated_at = now
+        if webset.strategy is not None:
+            webset.strategy = {
+                **webset.strategy,
+                "rounds": [*webset.strategy.get("rounds", []), {"run": number, **run_row.rounds[-1]}],
+            }
+            webset.strategy_updated_at = now
+        await service.append_changed(session, ctx.runtime.notifier, webset, changed, [])
+
+
+async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:
+    rows = (
+        await session.execute(
+            select(WebsetItem.match_status, WebsetItem.run_number, func.count())
+            .where(WebsetItem.webset_id == webset.id)
+            .group_by(WebsetItem.match_status, WebsetItem.run_number)
+        )
+    ).all()
+    webset.verified = sum(int(n) for _, run_number, n in rows if run_number == number)
+    webset.qualified = sum(int(n) for status, _, n in rows if status in ("full", "partial"))
+    webset.full = sum(int(n) for status, _, n in rows if status == "full")
+
+
+def _evaluation(v: Verdict) -> dict[str, Any]:
+    return {
+        "criterion_id": v.criterion_id,
+        "score": round(v.score, 3),
+        "reasoning": v.reasoning,
+        "confidence": v.confidence,
+        "references": list(v.references),
+    }
+
+
+def _round(planned: PlannedQuery, found: int, qualified: int, now: Any) -> dict[str, Any]:
+    return {
+        "query": planned.text,
+        "user_location": planned.user_location,
+        "found": found,
+        "qualified": qualified,
+        "at": iso(now),
+    }

@@ -1,0 +1,132 @@
+"""MCP tools of prospect lists: create, list, read, strategy, items and Find More, on the same services
+and allowances as REST."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.mcp_tools import ToolKit, tool_error
+from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.schemas import PublicJob
+from leadwire.websets import service
+from leadwire.websets.schemas import (
+    DETAIL_LIMITS,
+    MATCHES,
+    TARGET_KINDS,
+    CreateWebsetRequest,
+    FindMoreRequest,
+)
+
+
+def register_tools(kit: ToolKit) -> None:
+    def codec() -> CursorCodec:
+        return CursorCodec("cursor:" + kit.get_runtime().settings.resolved_secret_key)
+
+    def check(condition: bool, code: str, param: str) -> None:
+        if not condition:
+            raise tool_error(ApiError(code, param=param))
+
+    @kit.server.tool(description="Create a prospect list (webset) from a natural-language query.")
+    async def create_webset(
+        query: str,
+        title: str | None = None,
+        count: int = 25,
+        target_kind: str = "company",
+        locale: str = "en",
+    ) -> dict[str, Any]:
+        caller = await kit.allowed("websets:write", "task")
+        body = kit.validate(
+            CreateWebsetRequest,
+            {"query": query, "title": title, "count": count, "target_kind": target_kind, "locale": locale},
+        )
+        runtime = kit.get_runtime()
+
+        async def create(session: AsyncSession) -> dict[str, Any]:
+            webset, job = await service.create(session, runtime, caller, body)
+            return {
+                "webset": {
+                    "id": webset.id,
+                    "status": webset.status,
+                    "count": webset.count,
+                    "target_kind": webset.target_kind,
+                },
+                "preparation_job": {"id": job.id, "status": job.status},
+            }
+
+        return await kit.write(create)
+
+    @kit.server.tool(description="List your prospect lists, newest first.")
+    async def list_websets(
+        limit: int = 20, target_kind: str | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        caller = await kit.allowed("websets:read", "read")
+        check(1 <= limit <= 100, "invalid_request", "limit")
+        check(
+            target_kind is None or target_kind in TARGET_KINDS,
+            "webset_target_kind_unsupported",
+            "target_kind",
+        )
+
+        async def read(session: AsyncSession) -> dict[str, Any]:
+            rows, next_cursor = await service.list_websets(
+                session, codec(), caller, limit=limit, target_kind=target_kind, cursor=cursor
+            )
+            return {"items": rows, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+
+        return await kit.read(read)
+
+    @kit.server.tool(description="A prospect list with its progress, criteria and failure.")
+    async def get_webset(webset_id: str) -> dict[str, Any]:
+        caller = await kit.allowed("websets:read", "read")
+        return await kit.read(lambda session: service.detail(session, caller, webset_id))
+
+    @kit.server.tool(description="The criteria and search strategy of a prospect list (no credits used).")
+    async def get_webset_strategy(webset_id: str) -> dict[str, Any]:
+        caller = await kit.allowed("websets:read", "read")
+        return await kit.read(lambda session: service.strategy(session, caller, webset_id))
+
+    @kit.server.tool(
+        description="One page of a prospect list's items, with the snapshot's stream checkpoint."
+    )
+    async def list_webset_items(
+        webset_id: str,
+        match: str = "qualified",
+        detail: str = "compact",
+        limit: int = 10,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        caller = await kit.allowed("websets:read", "read")
+        check(match in MATCHES, "invalid_request", "match")
+        check(detail in DETAIL_LIMITS, "invalid_request", "detail")
+        check(1 <= limit <= DETAIL_LIMITS.get(detail, 10), "invalid_request", "limit")
+
+        async def read(session: AsyncSession) -> dict[str, Any]:
+            snapshot = await service.items(
+                session, codec(), caller, webset_id, match=match, detail=detail, limit=limit, cursor=cursor
+            )
+            return {
+                "items": snapshot.items,
+                "detail": detail,
+                "next_cursor": snapshot.next_cursor,
+                "has_more": snapshot.next_cursor is not None,
+                "webset_status": snapshot.webset_status,
+                "items_revision": snapshot.items_revision,
+                "stream_cursor": snapshot.stream_cursor,
+            }
+
+        return await kit.read(read)
+
+    @kit.server.tool(description="Continue discovery on a finished prospect list; returns the Find More job.")
+    async def find_more_webset(webset_id: str, count: int = 25, wait_seconds: int = 0) -> PublicJob:
+        caller = await kit.allowed("websets:write", "task")
+        body = kit.validate(FindMoreRequest, {"count": count})
+        runtime = kit.get_runtime()
+
+        async def create(session: AsyncSession) -> Job:
+            return await service.find_more(session, runtime, caller, webset_id, body)
+
+        return await kit.start_job(create, wait_seconds)

@@ -1,0 +1,99 @@
+"""Tables of prospect lists: the list, its discovery runs, and its items.
+
+A webset's changes are also appended to the event log (topic `webset:<id>`), in the same transaction
+as the rows they describe; `items_revision` counts the item changes a snapshot reflects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from leadwire.platform.db import Base, JsonType, UtcDateTime
+
+
+class Webset(Base):
+    __tablename__ = "websets"
+    __table_args__ = (Index("ix_websets_user_created", "user_id", "created_at", "id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    query: Mapped[str] = mapped_column(Text)
+    target_kind: Mapped[str] = mapped_column(String(16))
+    locale: Mapped[str] = mapped_column(String(8))
+    count: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(32))
+    criteria: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+    criteria_updated_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    strategy: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    strategy_available_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    strategy_updated_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    failure_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    failure_detail: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    preparation_job_id: Mapped[str] = mapped_column(String(32))
+    # The run in progress or the last one (1 = the creation's run, then one per Find More).
+    run_number: Mapped[int] = mapped_column(Integer, default=1)
+    items_revision: Mapped[int] = mapped_column(Integer, default=0)
+    # Progress of the current run (the spec's `progress` object).
+    stage: Mapped[str] = mapped_column(String(32))
+    goal: Mapped[int] = mapped_column(Integer)
+    verify_cap: Mapped[int] = mapped_column(Integer)
+    verified: Mapped[int] = mapped_column(Integer, default=0)
+    qualified: Mapped[int] = mapped_column(Integer, default=0)
+    full: Mapped[int] = mapped_column(Integer, default=0)
+    stop_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    progress_updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class WebsetRun(Base):
+    """One discovery run: the creation's, or a Find More. Its checkpoint lets a rescued job resume."""
+
+    __tablename__ = "webset_runs"
+    __table_args__ = (UniqueConstraint("webset_id", "number", name="uq_webset_runs_number"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    webset_id: Mapped[str] = mapped_column(String(32), ForeignKey("websets.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    # The job that runs discovery (create: made by the preparation job; Find More: its own job).
+    job_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    goal: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))  # pending, running, completed, failed, cancelled
+    released: Mapped[int] = mapped_column(Integer, default=0)
+    # Which planned query to ask next and how deep into it: where a resumed run continues.
+    query_index: Mapped[int] = mapped_column(Integer, default=0)
+    query_depth: Mapped[int] = mapped_column(Integer, default=0)
+    rounds: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class WebsetItem(Base):
+    __tablename__ = "webset_items"
+    __table_args__ = (
+        # A prospect is in a list once, whichever run found it again: the no-duplicates rule.
+        UniqueConstraint("webset_id", "entity_key", name="uq_webset_items_entity"),
+        Index("ix_webset_items_position", "webset_id", "position"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    webset_id: Mapped[str] = mapped_column(String(32), ForeignKey("websets.id", ondelete="CASCADE"))
+    entity_key: Mapped[str] = mapped_column(String(300))
+    position: Mapped[int] = mapped_column(Integer)
+    run_number: Mapped[int] = mapped_column(Integer)
+    target_kind: Mapped[str] = mapped_column(String(16))
+    entity: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    match_status: Mapped[str] = mapped_column(String(16))  # full, partial, rejected
+    score: Mapped[float] = mapped_column(Float)
+    evaluations: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
+    # A qualified item beyond the run's goal is kept (it counts in `qualified`) but not shown or billed.
+    released: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())

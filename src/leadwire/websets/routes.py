@@ -1,0 +1,255 @@
+"""HTTP: prospect lists (v2) — create, list, read, strategy, items, streams and Find More."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from sse_starlette import EventSourceResponse
+
+from leadwire.platform.auth import Caller, require
+from leadwire.platform.body import json_body, openapi_body
+from leadwire.platform.envelope import JSONResponse, json_response, ok_item, ok_items
+from leadwire.platform.errors import ApiError
+from leadwire.platform.events.sse import resume_point, sse_response
+from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond, respond_with_job
+from leadwire.platform.job_routes import CREATION_ERRORS, JOB_RESPONSES
+from leadwire.platform.jobs.service import get_owned_job
+from leadwire.platform.openapi import errors
+from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.schemas import ItemEnvelope, documented
+from leadwire.platform.session import Session
+from leadwire.websets import service, streams
+from leadwire.websets.schemas import (
+    DETAIL_LIMITS,
+    MATCHES,
+    TARGET_KINDS,
+    CreateWebsetOut,
+    CreateWebsetRequest,
+    FindMoreRequest,
+    ItemOut,
+    ItemsPage,
+    StrategyOut,
+    WebsetListItem,
+    WebsetOut,
+    WebsetsPage,
+)
+
+router = APIRouter(prefix="/api/v2/websets", tags=["websets"])
+WebsetsReader = Annotated[Caller, Depends(require("websets:read", "read"))]
+WebsetsWriter = Annotated[Caller, Depends(require("websets:write", "task"))]
+READ_ERRORS = ("webset_not_found", "invalid_request")
+SSE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
+}
+
+
+def codec(runtime: Runtime) -> CursorCodec:
+    return CursorCodec("cursor:" + runtime.settings.resolved_secret_key)
+
+
+def _int(value: str | None, param: str, default: int, low: int, high: int) -> int:
+    if value is None:
+        return default
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise ApiError("invalid_request", param=param, detail=f"an integer from {low} to {high}")
+    return int(value)
+
+
+def _target_kind(value: str | None) -> str | None:
+    if value is not None and value not in TARGET_KINDS:
+        raise ApiError("webset_target_kind_unsupported", param="target_kind")
+    return value
+
+
+@router.post(
+    "",
+    status_code=202,
+    openapi_extra=openapi_body(CreateWebsetRequest),
+    responses={
+        **documented(ItemEnvelope[CreateWebsetOut], 202, "List created; discovery starts"),
+        **errors(
+            *CREATION_ERRORS,
+            "webset_query_required",
+            "webset_query_too_long",
+            "webset_count_invalid",
+            "webset_target_kind_unsupported",
+            "locale_invalid",
+            "webset_count_not_available_for_tier",
+        ),
+    },
+)
+async def create_webset(
+    session: Session,
+    caller: WebsetsWriter,
+    idem: Idempotency = Depends(idempotent()),
+    body: CreateWebsetRequest = Depends(json_body(CreateWebsetRequest)),
+    runtime: Runtime = Depends(get_runtime),
+) -> JSONResponse:
+    webset, job = await service.create(session, runtime, caller, body)
+    item = {
+        "webset": {
+            "id": webset.id,
+            "status": webset.status,
+            "count": webset.count,
+            "target_kind": webset.target_kind,
+        },
+        "preparation_job": {"id": job.id, "status": job.status},
+    }
+    return await respond(session, idem, ok_item(item), status=202)
+
+
+@router.get(
+    "",
+    responses={
+        **documented(WebsetsPage[WebsetListItem]),
+        **errors("invalid_request", "webset_target_kind_unsupported"),
+    },
+)
+async def list_websets(
+    session: Session,
+    caller: WebsetsReader,
+    runtime: Runtime = Depends(get_runtime),
+    limit: str | None = Query(default=None, description="1-100, default 20"),
+    target_kind: str | None = Query(default=None),
+    cursor: str | None = Query(default=None, description="`next_cursor` of the previous page, unchanged"),
+) -> JSONResponse:
+    rows, next_cursor = await service.list_websets(
+        session,
+        codec(runtime),
+        caller,
+        limit=_int(limit, "limit", 20, 1, 100),
+        target_kind=_target_kind(target_kind),
+        cursor=cursor,
+    )
+    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+
+
+@router.get("/{webset_id}", responses={**documented(ItemEnvelope[WebsetOut]), **errors(*READ_ERRORS)})
+async def get_webset(session: Session, caller: WebsetsReader, webset_id: str) -> JSONResponse:
+    return json_response(ok_item(await service.detail(session, caller, webset_id)))
+
+
+@router.get(
+    "/{webset_id}/strategy", responses={**documented(ItemEnvelope[StrategyOut]), **errors(*READ_ERRORS)}
+)
+async def get_strategy(session: Session, caller: WebsetsReader, webset_id: str) -> JSONResponse:
+    return json_response(ok_item(await service.strategy(session, caller, webset_id)))
+
+
+@router.get("/{webset_id}/items", responses={**documented(ItemsPage[ItemOut]), **errors(*READ_ERRORS)})
+async def list_items(
+    session: Session,
+    caller: WebsetsReader,
+    webset_id: str,
+    runtime: Runtime = Depends(get_runtime),
+    match: str = Query(default="qualified", description="qualified, full, partial, rejected or verified"),
+    detail: str = Query(default="compact", description="compact, standard or full"),
+    limit: str | None = Query(default=None, description="default 10; at most 50 / 25 / 10 by detail"),
+    cursor: str | None = Query(default=None),
+) -> JSONResponse:
+    if match not in MATCHES:
+        raise ApiError("invalid_request", param="match", detail=", ".join(MATCHES))
+    if detail not in DETAIL_LIMITS:
+        raise ApiError("invalid_request", param="detail", detail="compact, standard or full")
+    size = _int(limit, "limit", 10, 1, DETAIL_LIMITS[detail])
+    snapshot = await service.items(
+        session, codec(runtime), caller, webset_id, match=match, detail=detail, limit=size, cursor=cursor
+    )
+    return json_response(
+        ok_items(
+            snapshot.items,
+            detail=detail,
+            next_cursor=snapshot.next_cursor,
+            has_more=snapshot.next_cursor is not None,
+            webset_status=snapshot.webset_status,
+            items_revision=snapshot.items_revision,
+            stream_cursor=snapshot.stream_cursor,
+        )
+    )
+
+
+def _revision(value: str | None) -> int | None:
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or len(value) > 12:
+        raise ApiError("invalid_request", param="items_revision", detail="the items_revision of a snapshot")
+    return int(value)
+
+
+@router.get(
+    "/{webset_id}/items/stream",
+    response_class=EventSourceResponse,
+    responses={**SSE_DOC, **errors(*READ_ERRORS)},
+)
+async def stream_items(
+    request: Request,
+    session: Session,
+    caller: WebsetsReader,
+    webset_id: str,
+    runtime: Runtime = Depends(get_runtime),
+    stream_cursor: str | None = Query(default=None),
+    items_revision: str | None = Query(default=None),
+) -> EventSourceResponse:
+    await service.get_owned(session, caller, webset_id)
+    start = resume_point(stream_cursor, request.headers.get("last-event-id"))
+    revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
+    return sse_response(streams.events(runtime, webset_id, start=start, items_revision=revision))
+
+
+@router.post(
+    "/{webset_id}/find-more",
+    status_code=202,
+    openapi_extra=openapi_body(FindMoreRequest),
+    responses={
+        **JOB_RESPONSES,
+        **errors(
+            *CREATION_ERRORS,
+            "idempotency_key_required",
+            "webset_not_found",
+            "webset_busy",
+            "webset_count_invalid",
+            "webset_count_not_available_for_tier",
+        ),
+    },
+)
+async def find_more(
+    session: Session,
+    caller: WebsetsWriter,
+    webset_id: str,
+    idem: Idempotency = Depends(idempotent(required=True)),
+    body: FindMoreRequest = Depends(json_body(FindMoreRequest)),
+    runtime: Runtime = Depends(get_runtime),
+    wait: int | None = Depends(prefer_wait),
+) -> JSONResponse:
+    job = await service.find_more(session, runtime, caller, webset_id, body)
+    return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+
+
+@router.get(
+    "/{webset_id}/find-more/stream",
+    response_class=EventSourceResponse,
+    responses={**SSE_DOC, **errors(*READ_ERRORS, "task_not_found")},
+)
+async def stream_find_more(
+    request: Request,
+    session: Session,
+    caller: WebsetsReader,
+    webset_id: str,
+    runtime: Runtime = Depends(get_runtime),
+    job_id: str | None = Query(default=None),
+    stream_cursor: str | None = Query(default=None),
+    items_revision: str | None = Query(default=None),
+) -> EventSourceResponse:
+    await service.get_owned(session, caller, webset_id)
+    if not job_id:
+        raise ApiError("invalid_request", param="job_id", detail="the id of the Find More job")
+    job = await get_owned_job(session, caller, job_id, actions=lambda action: action == service.FIND_MORE)
+    if job.resource_id != webset_id:
+        raise ApiError("task_not_found")
+    start = resume_point(stream_cursor, request.headers.get("last-event-id"))
+    revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
+    return sse_response(
+        streams.events(runtime, webset_id, start=start, items_revision=revision, job_id=job.id)
+    )

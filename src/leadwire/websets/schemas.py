@@ -1,0 +1,220 @@
+"""Request bodies and wire shapes of prospect lists (spec sections 2 and 4, DESIGN sections 6 and 8)."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Literal, NotRequired, TypeVar
+
+from pydantic import BaseModel, StrictInt, StrictStr, field_validator
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
+
+from leadwire.platform.body import RequestModel
+
+T = TypeVar("T")
+COUNTS = (25, 100, 500, 1000)
+TARGET_KINDS = ("company", "person")
+MATCHES = ("qualified", "full", "partial", "rejected", "verified")
+DETAIL_LIMITS = {"compact": 50, "standard": 25, "full": 10}
+MAX_QUERY, MAX_TITLE = 2000, 200
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in COUNTS:
+        raise PydanticCustomError("webset_count_invalid", "count is one of 25, 100, 500, 1000")
+    return value
+
+
+class CreateWebsetRequest(RequestModel):
+    missing_codes = {"query": "webset_query_required"}
+    invalid_codes = {
+        "query": "webset_query_required",
+        "count": "webset_count_invalid",
+        "target_kind": "webset_target_kind_unsupported",
+        "locale": "locale_invalid",
+    }
+
+    query: StrictStr
+    title: StrictStr | None = None
+    count: StrictInt = 25
+    target_kind: Literal["company", "person"] = "company"
+    locale: Literal["en", "zh"] = "en"
+
+    @field_validator("query")
+    @classmethod
+    def _query(cls, query: str) -> str:
+        if not query.strip():
+            raise PydanticCustomError("webset_query_required", "query must not be blank")
+        if len(query) > MAX_QUERY:
+            raise PydanticCustomError("webset_query_too_long", "query is at most 2000 characters")
+        return query
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, title: str | None) -> str | None:
+        if title is not None and len(title) > MAX_TITLE:
+            raise ValueError("title is at most 200 characters")
+        return title
+
+    @field_validator("count", mode="before")
+    @classmethod
+    def _count(cls, value: object) -> int:
+        return _count(value)
+
+
+class FindMoreRequest(RequestModel):
+    invalid_codes = {"count": "webset_count_invalid"}
+
+    count: StrictInt = 25
+
+    @field_validator("count", mode="before")
+    @classmethod
+    def _count(cls, value: object) -> int:
+        return _count(value)
+
+
+# -- wire shapes -----------------------------------------------------------------------------
+
+
+class CriterionOut(TypedDict):
+    id: str
+    description: str
+    type: str
+    weight: float
+    required: bool
+    active: bool
+
+
+class ProgressOut(TypedDict):
+    stage: str
+    goal: int
+    verify_cap: int
+    verified: int
+    qualified: int
+    full: int
+    stop_reason: str | None
+    updated_at: str
+
+
+class FailureOut(TypedDict):
+    code: str
+    detail: NotRequired[str]
+
+
+class WebsetListItem(TypedDict):
+    id: str
+    name: str
+    query: str
+    target_kind: str
+    status: str
+    count: int
+    progress: ProgressOut
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+    updated_at: str
+
+
+class WebsetOut(WebsetListItem):
+    criteria: list[CriterionOut]
+    failure: FailureOut | None
+    locale: str
+    preparation_job_id: str
+    run_job_id: str | None
+
+
+class CreatedWebset(TypedDict):
+    id: str
+    status: str
+    count: int
+    target_kind: str
+
+
+class CreatedJob(TypedDict):
+    id: str
+    status: str
+
+
+class CreateWebsetOut(TypedDict):
+    webset: CreatedWebset
+    preparation_job: CreatedJob
+
+
+class PlannedQueryOut(TypedDict):
+    text: str
+    user_location: str
+
+
+class QueryGroupOut(TypedDict):
+    angle: str
+    rationale: str
+    queries: list[PlannedQueryOut]
+
+
+class StrategyBody(TypedDict):
+    query_groups: list[QueryGroupOut]
+    additional_queries: list[PlannedQueryOut]
+    rounds: list[dict[str, Any]]
+
+
+class StrategyOut(TypedDict):
+    webset_id: str
+    webset_status: str
+    readiness: str
+    criteria_ready: bool
+    strategy_ready: bool
+    criteria: list[CriterionOut]
+    strategy: StrategyBody | None
+    criteria_updated_at: str | None
+    strategy_available_at: str | None
+    strategy_updated_at: str | None
+
+
+class MatchOut(TypedDict):
+    status: str
+    score: float
+
+
+class ChecksOut(TypedDict):
+    total: int
+    met: int
+    partial: int
+    unmet: int
+    required_unmet: int
+
+
+class CriterionResultOut(TypedDict):
+    criterion_id: str
+    type: str
+    description: str
+    outcome: str
+    score: float
+    reasoning: NotRequired[str]
+    confidence: NotRequired[float]
+    references: NotRequired[list[str]]
+
+
+class ItemOut(TypedDict):
+    id: str
+    target_kind: str
+    entity: dict[str, Any]
+    match: MatchOut
+    provisional: bool
+    created_at: str
+    updated_at: str
+    checks: NotRequired[ChecksOut]
+    criteria: NotRequired[list[CriterionResultOut]]
+
+
+class WebsetsPage(BaseModel, Generic[T]):
+    ok: Literal[True]
+    request_id: str
+    items: list[T]
+    next_cursor: str | None
+    has_more: bool
+
+
+class ItemsPage(WebsetsPage[T], Generic[T]):
+    detail: str
+    webset_status: str
+    items_revision: int
+    stream_cursor: int

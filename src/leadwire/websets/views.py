@@ -1,0 +1,166 @@
+"""How a webset, its strategy and its items look on the wire (and in SSE payloads and MCP results)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leadwire.platform.time import iso
+from leadwire.websets.models import Webset, WebsetItem
+from leadwire.websets.schemas import (
+    ChecksOut,
+    CriterionOut,
+    CriterionResultOut,
+    ItemOut,
+    ProgressOut,
+    StrategyOut,
+    WebsetListItem,
+    WebsetOut,
+)
+
+FINISHED = ("completed", "failed", "cancelled")
+READINESS = {"generating_criteria": "generating_criteria", "failed": "failed", "cancelled": "cancelled"}
+COMPANY_COMPACT = ("name", "website", "industry")
+PERSON_COMPACT = ("name", "title", "company", "location", "linkedin_url")
+
+
+def progress(webset: Webset) -> ProgressOut:
+    return {
+        "stage": webset.stage,
+        "goal": webset.goal,
+        "verify_cap": webset.verify_cap,
+        "verified": webset.verified,
+        "qualified": webset.qualified,
+        "full": webset.full,
+        "stop_reason": webset.stop_reason,
+        "updated_at": iso(webset.progress_updated_at),
+    }
+
+
+def list_item(webset: Webset) -> WebsetListItem:
+    return {
+        "id": webset.id,
+        "name": webset.name,
+        "query": webset.query if len(webset.query) <= 500 else webset.query[:497] + "...",
+        "target_kind": webset.target_kind,
+        "status": webset.status,
+        "count": webset.count,
+        "progress": progress(webset),
+        "created_at": iso(webset.created_at),
+        "started_at": iso(webset.started_at),
+        "finished_at": iso(webset.finished_at),
+        "updated_at": iso(webset.updated_at),
+    }
+
+
+def webset_detail(webset: Webset, run_job_id: str | None) -> WebsetOut:
+    failure: dict[str, Any] | None = None
+    if webset.failure_code:
+        failure = {"code": webset.failure_code}
+        if webset.failure_detail:
+            failure["detail"] = webset.failure_detail
+    return {
+        **list_item(webset),
+        "query": webset.query,
+        "criteria": criteria(webset),
+        "failure": failure,  # type: ignore[typeddict-item]
+        "locale": webset.locale,
+        "preparation_job_id": webset.preparation_job_id,
+        "run_job_id": run_job_id,
+    }
+
+
+def criteria(webset: Webset) -> list[CriterionOut]:
+    return [
+        {
+            "id": c["id"],
+            "description": c["description"],
+            "type": c["type"],
+            "weight": c["weight"],
+            "required": c["required"],
+            "active": c["active"],
+        }
+        for c in webset.criteria
+    ]
+
+
+def strategy(webset: Webset) -> StrategyOut:
+    criteria_ready = webset.criteria_updated_at is not None
+    strategy_ready = webset.strategy is not None
+    readiness = READINESS.get(webset.status) or ("ready" if strategy_ready else "planning")
+    if webset.status in ("failed", "cancelled") and strategy_ready:
+        readiness = "ready"
+    if webset.status == "generating_criteria" and criteria_ready:
+        readiness = "planning"
+    return {
+        "webset_id": webset.id,
+        "webset_status": webset.status,
+        "readiness": readiness,
+        "criteria_ready": criteria_ready,
+        "strategy_ready": strategy_ready,
+        "criteria": criteria(webset),
+        "strategy": webset.strategy,  # type: ignore[typeddict-item]
+        "criteria_updated_at": iso(webset.criteria_updated_at),
+        "strategy_available_at": iso(webset.strategy_available_at),
+        "strategy_updated_at": iso(webset.strategy_updated_at),
+    }
+
+
+def item(
+    row: WebsetItem, *, detail: str, finished: bool, criteria_by_id: dict[str, dict[str, Any]]
+) -> ItemOut:
+    out: ItemOut = {
+        "id": row.id,
+        "target_kind": row.target_kind,
+        "entity": row.entity if detail != "compact" else compact_entity(row),
+        "match": {"status": row.match_status, "score": row.score},
+        "provisional": not finished,
+        "created_at": iso(row.created_at),
+        "updated_at": iso(row.updated_at),
+    }
+    if detail != "compact":
+        out["checks"] = checks(row.evaluations, criteria_by_id)
+        out["criteria"] = [_result(e, detail, criteria_by_id) for e in row.evaluations]
+    return out
+
+
+def compact_entity(row: WebsetItem) -> dict[str, Any]:
+    keys = PERSON_COMPACT if row.target_kind == "person" else COMPANY_COMPACT
+    return {key: row.entity.get(key) for key in keys}
+
+
+def outcome(score: float) -> str:
+    return "met" if score >= 0.75 else "partial" if score >= 0.4 else "unmet"
+
+
+def checks(evaluations: list[dict[str, Any]], criteria_by_id: dict[str, dict[str, Any]]) -> ChecksOut:
+    outcomes = [outcome(e["score"]) for e in evaluations]
+    required_unmet = sum(
+        1
+        for e in evaluations
+        if e["score"] < 0.5 and criteria_by_id.get(e["criterion_id"], {}).get("required", False)
+    )
+    return {
+        "total": len(outcomes),
+        "met": outcomes.count("met"),
+        "partial": outcomes.count("partial"),
+        "unmet": outcomes.count("unmet"),
+        "required_unmet": required_unmet,
+    }
+
+
+def _result(
+    evaluation: dict[str, Any], detail: str, criteria_by_id: dict[str, dict[str, Any]]
+) -> CriterionResultOut:
+    criterion = criteria_by_id.get(evaluation["criterion_id"], {})
+    out: CriterionResultOut = {
+        "criterion_id": evaluation["criterion_id"],
+        "type": criterion.get("type", ""),
+        "description": criterion.get("description", ""),
+        "outcome": outcome(evaluation["score"]),
+        "score": evaluation["score"],
+    }
+    if detail == "full":
+        out["reasoning"] = evaluation["reasoning"]
+        out["confidence"] = evaluation["confidence"]
+        out["references"] = list(evaluation["references"])
+    return out

@@ -1,0 +1,48 @@
+"""Helpers of the webset tests: create a list through the API and wait for it to finish."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from tests.support.envelope import assert_ok
+
+
+async def create_webset(client: httpx.AsyncClient, headers: dict[str, str], **body: Any) -> dict[str, Any]:
+    response = await client.post(
+        "/api/v2/websets", json={"query": "software companies", **body}, headers=headers
+    )
+    return assert_ok(response, 202)["item"]
+
+
+async def wait_finished(
+    client: httpx.AsyncClient, headers: dict[str, str], webset_id: str, *, timeout: float = 60.0
+) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        item: dict[str, Any] = assert_ok(await client.get(f"/api/v2/websets/{webset_id}", headers=headers))[
+            "item"
+        ]
+        if item["status"] in ("completed", "failed", "cancelled"):
+            return item
+        if loop.time() > deadline:
+            raise AssertionError(f"webset {webset_id} stayed {item['status']}: {item['progress']}")
+        await asyncio.sleep(0.05)
+
+
+async def all_items(
+    client: httpx.AsyncClient, headers: dict[str, str], webset_id: str, **params: Any
+) -> list[dict[str, Any]]:
+    items, cursor = [], None
+    while True:
+        query = {"limit": 50, **params, **({"cursor": cursor} if cursor else {})}
+        page = assert_ok(
+            await client.get(f"/api/v2/websets/{webset_id}/items", params=query, headers=headers)
+        )
+        items.extend(page["items"])
+        cursor = page["next_cursor"]
+        if not cursor:
+            return items

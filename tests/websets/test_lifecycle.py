@@ -1,0 +1,56 @@
+"""A webset from creation to completion on the sandbox world: statuses, progress, items, billing."""
+
+from __future__ import annotations
+
+import httpx
+
+from leadwire.platform.runtime import Runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_ok
+from tests.support.jobs import poll_job, running_worker
+from tests.websets.conftest import all_items, create_webset, wait_finished
+
+
+async def test_a_webset_runs_to_completed_with_scored_items_and_bills_released_ones(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    acct = await AccountFactory(world_runtime).create(credits=100)
+    created = await create_webset(world_client, acct.headers, query="software companies", count=25)
+    assert created["webset"]["status"] == "generating_criteria" and created["webset"]["count"] == 25
+    assert created["preparation_job"]["status"] == "queued"
+    credits = assert_ok(await world_client.get("/api/v2/credits", headers=acct.headers))["item"]
+    assert credits["reserved"] == 25
+    webset_id = created["webset"]["id"]
+    async with running_worker(world_runtime):
+        prep = await poll_job(
+            world_client, acct.headers, created["preparation_job"]["id"], until=("succeeded",)
+        )
+        webset = await wait_finished(world_client, acct.headers, webset_id)
+    assert prep["result"]["webset_id"] == webset_id
+    assert webset["status"] == "completed", webset
+    progress = webset["progress"]
+    assert progress["goal"] == 25 and progress["stop_reason"] in (
+        "goal_reached",
+        "exhausted",
+        "verify_cap_reached",
+    )
+    assert webset["criteria"] and abs(sum(c["weight"] for c in webset["criteria"]) - 1) < 0.01
+    qualified = await all_items(world_client, acct.headers, webset_id)
+    assert 0 < len(qualified) <= 25
+    assert all(i["match"]["status"] in ("full", "partial") and not i["provisional"] for i in qualified)
+    assert len({i["id"] for i in qualified}) == len(qualified)
+    run_job = await poll_job(world_client, acct.headers, webset["run_job_id"], until=("succeeded",))
+    assert run_job["billing"]["charged_credits"] == len(qualified)
+    credits = assert_ok(await world_client.get("/api/v2/credits", headers=acct.headers))["item"]
+    assert credits["reserved"] == 0 and credits["balance"] == 100 - len(qualified)
+    strategy = assert_ok(
+        await world_client.get(f"/api/v2/websets/{webset_id}/strategy", headers=acct.headers)
+    )
+    assert strategy["item"]["readiness"] == "ready" and strategy["item"]["strategy"]["query_groups"]
+    full = assert_ok(
+        await world_client.get(
+            f"/api/v2/websets/{webset_id}/items", params={"detail": "full", "limit": 10}, headers=acct.headers
+        )
+    )
+    first = full["items"][0]
+    assert first["criteria"][0]["reasoning"] and "references" in first["criteria"][0]
