@@ -18,6 +18,7 @@ import typer
 
 from leadwire.client.cli import outreach_app
 from leadwire.client.customs_cli import customs_app
+from leadwire.client.websets_cli import websets_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
 
@@ -45,6 +46,7 @@ app.add_typer(
 )
 app.add_typer(outreach_app, name="outreach")
 app.add_typer(customs_app, name="customs")
+app.add_typer(websets_app, name="websets")
 OUTBOX_CHANNELS = ("email", "linkedin", "whatsapp", "linkedin_likes")
 
 

@@ -22,6 +22,7 @@ TERMINAL = ("succeeded", "failed", "cancelled")
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 WAIT_MARGIN_SECONDS = 15.0
 RETRY_STATUSES = (429, 502, 503, 504)
+PAGE = "*"  # `Call.unwrap` for a list page: the envelope's `items` with its extras (cursors, checkpoint)
 
 
 class LeadwireError(Exception):
@@ -51,6 +52,12 @@ class Call:
     headers: dict[str, str] | None = None
     unwrap: str = "item"  # the part of the success envelope the caller gets
     timeout: float | None = None  # seconds for this call when it must outlast the client's default
+
+    def pick(self, body: dict[str, Any]) -> Any:
+        """The part of the success envelope the caller gets (the whole page, less `ok`, for PAGE)."""
+        if self.unwrap == PAGE:
+            return {key: value for key, value in body.items() if key != "ok"}
+        return body[self.unwrap]
 
     @property
     def request(self) -> dict[str, Any]:
@@ -143,6 +150,14 @@ class Connection(Generic[H]):
             if delay is None:
                 raise
             return None, delay
+
+    def _refused(self, response: httpx.Response | None, attempt: int) -> float:
+        """A stream that did not open (`response` already read, or None): the seconds to wait before
+        trying again; raises the error when it is not worth retrying."""
+        body, delay = self._settle(response, attempt)
+        if body is not None:  # a success envelope where an event stream was expected
+            raise LeadwireError(response.status_code if response is not None else 0, "invalid_response")
+        return delay
 
 
 def should_retry(error: LeadwireError, attempt: int, max_retries: int) -> float | None:

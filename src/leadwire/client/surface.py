@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 
-from leadwire.client.core import Call, creation
+from leadwire.client.core import PAGE, Call, creation
 
 R = TypeVar("R")
 Day = str | date  # a date, or one written YYYY-MM-DD
 CUSTOMS_SECTIONS = ("counterparties", "categories", "trends", "countries")
+WEBSETS = "/api/v2/websets"
 
 
 class Operations(Generic[R]):
@@ -250,6 +251,59 @@ class Operations(Generic[R]):
         path = "/api/v2/customs/trade-reports"
         return self._run(creation(path, body, idempotency_key=idempotency_key, wait=wait))
 
+    def create_webset(
+        self,
+        query: str,
+        *,
+        title: str | None = None,
+        count: int | None = None,
+        target_kind: str | None = None,
+        locale: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Start a prospect list from natural-language criteria; returns `{webset: {id, status, count,
+        target_kind}, preparation_job: {id, status}}`. `count`: 25, 100, 500 or 1000 (plan-limited)."""
+        body = {"query": query, "title": title, "count": count, "target_kind": target_kind, "locale": locale}
+        return self._run(creation(WEBSETS, body, idempotency_key=idempotency_key, wait=None))
+
+    def list_websets(
+        self, *, limit: int | None = None, target_kind: str | None = None, cursor: str | None = None
+    ) -> R:
+        """One page of websets: `{items, next_cursor, has_more, request_id}`."""
+        params = query_params(limit=limit, target_kind=target_kind, cursor=cursor)
+        return self._run(Call("GET", WEBSETS, params=params, unwrap=PAGE))
+
+    def get_webset(self, webset_id: str) -> R:
+        """The webset with its progress, criteria and failure."""
+        return self._run(Call("GET", f"{WEBSETS}/{webset_id}"))
+
+    def webset_strategy(self, webset_id: str) -> R:
+        """The strategy snapshot `{readiness, criteria_ready, strategy_ready, criteria, strategy, ...}`
+        (no model call, no credits)."""
+        return self._run(Call("GET", f"{WEBSETS}/{webset_id}/strategy"))
+
+    def webset_items(
+        self,
+        webset_id: str,
+        *,
+        match: str | None = None,
+        detail: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> R:
+        """One page of a webset's items: `{items, detail, next_cursor, has_more, webset_status,
+        items_revision, stream_cursor, request_id}`. `match`: qualified (default), full, partial,
+        rejected, verified; `detail`: compact (default, limit <= 50), standard (<= 25), full (<= 10)."""
+        params = query_params(match=match, detail=detail, limit=limit, cursor=cursor)
+        return self._run(Call("GET", f"{WEBSETS}/{webset_id}/items", params=params, unwrap=PAGE))
+
+    def start_find_more(
+        self, webset_id: str, *, count: int | None = None, idempotency_key: str | None = None
+    ) -> R:
+        """Continue discovery without following it; returns the `websets.find_more` job. Always sends an
+        Idempotency-Key (generated when not given; a retry reuses it). `find_more` also follows the run."""
+        return self._run(find_more_call(webset_id, count, idempotency_key))
+
     def outreach_job(self, job_id: str) -> R:
         """v1's read of an outreach job (`/api/v1/outreach/jobs/{id}`); v2 reads it with `job`."""
         return self._run(Call("GET", f"/api/v1/outreach/jobs/{job_id}"))
@@ -259,6 +313,17 @@ class Operations(Generic[R]):
 
     def cancel(self, job_id: str) -> R:
         return self._run(Call("POST", f"/api/v2/jobs/{job_id}/cancel"))
+
+
+def query_params(**given: Any) -> dict[str, Any]:
+    """The query parameters that were given (None ones are left out, not sent empty)."""
+    return {name: value for name, value in given.items() if value is not None}
+
+
+def find_more_call(webset_id: str, count: int | None, idempotency_key: str | None) -> Call:
+    return creation(
+        f"{WEBSETS}/{webset_id}/find-more", {"count": count}, idempotency_key=idempotency_key, wait=None
+    )
 
 
 def _version(version: str) -> str:

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Generator
 from typing import Any
 
 import httpx
 
 from leadwire.client.core import TERMINAL, Call, Connection, poll_delay
+from leadwire.client.flows import Emit, Fetch, Flow, Next, Open, Pause, Step
+from leadwire.client.sse import SSEDecoder, SSEEvent
+from leadwire.client.state import WebsetState
 from leadwire.client.surface import Operations
+from leadwire.client.websets import OnChange, WebsetFlows, WebsetFollow
+
+Items = Generator[dict[str, Any], None, None]
 
 
-class Leadwire(Connection[httpx.Client], Operations[Any]):
+class Leadwire(Connection[httpx.Client], Operations[Any], WebsetFlows[WebsetFollow, Items]):
     def _open(self, base_url: str, headers: dict[str, str], timeout: float, transport: Any) -> httpx.Client:
         return httpx.Client(base_url=base_url, headers=headers, timeout=timeout, transport=transport)
 
@@ -26,7 +33,7 @@ class Leadwire(Connection[httpx.Client], Operations[Any]):
         self._http.close()
 
     def _run(self, call: Call) -> Any:
-        return self._send(call)[call.unwrap]
+        return call.pick(self._send(call))
 
     def _send(self, call: Call) -> dict[str, Any]:
         for attempt in itertools.count():
@@ -52,3 +59,83 @@ class Leadwire(Connection[httpx.Client], Operations[Any]):
                 raise TimeoutError(f"job {job_id} still {job['status']}")
             time.sleep(min(poll_delay(attempt), max(0.0, deadline - time.monotonic())))
             attempt += 1
+
+    # Driving the multi-request flows (flows.py).
+
+    def _follow(self, flow: Flow, state: WebsetState, on_change: OnChange | None) -> WebsetFollow:
+        return WebsetFollow(self._drive(flow), state, on_change)
+
+    def _emitted(self, flow: Flow) -> Items:
+        return self._drive(flow)
+
+    def _drive(self, flow: Flow) -> Generator[Any, None, None]:
+        """Run the flow's steps, yielding what it emits; the open stream is closed however it ends."""
+        stream: _Stream | None = None
+        reply: Any = None
+        try:
+            while True:
+                try:
+                    step = flow.send(reply)
+                except StopIteration:
+                    return
+                if isinstance(step, Emit):
+                    yield step.value
+                    reply = None
+                elif isinstance(step, Open):
+                    if stream is not None:
+                        stream.close()
+                    stream, reply = self._open_stream(step.call), None
+                else:
+                    reply = self._answer(step, stream)
+        finally:
+            if stream is not None:
+                stream.close()
+            flow.close()
+
+    def _answer(self, step: Step, stream: _Stream | None) -> Any:
+        if isinstance(step, Fetch):
+            return self._run(step.call)
+        if isinstance(step, Next):
+            return stream.next_event() if stream is not None else None
+        if isinstance(step, Pause):
+            time.sleep(step.seconds)
+        return None
+
+    def _open_stream(self, call: Call) -> _Stream:
+        """The SSE response of `call`, retried (timeouts, 429, 5xx) as any call; errors raise."""
+        for attempt in itertools.count():
+            try:
+                response: httpx.Response | None = self._http.send(
+                    self._http.build_request(**call.request), stream=True
+                )
+            except httpx.TransportError:
+                response = None
+            if response is not None and response.status_code == 200:
+                return _Stream(response)
+            if response is not None:
+                response.read()
+                response.close()
+            time.sleep(self._refused(response, attempt))
+        raise AssertionError("unreachable")
+
+
+class _Stream:
+    """An open SSE response, read one event at a time."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self._response = response
+        self._lines = response.iter_lines()
+        self._decoder = SSEDecoder()
+
+    def next_event(self) -> SSEEvent | None:
+        """The next event, or None once the stream ended or broke."""
+        try:
+            for line in self._lines:
+                if (event := self._decoder.feed(line)) is not None:
+                    return event
+        except (httpx.TransportError, httpx.StreamError):
+            pass
+        return None
+
+    def close(self) -> None:
+        self._response.close()

@@ -1,0 +1,192 @@
+"""`leadwire websets …`: prospect lists from a terminal through the SDK, against any Leadwire server
+(`LEADWIRE_API_URL`, `LEADWIRE_API_KEY`, as `leadwire outreach`). `create --follow` and
+`find-more --follow` follow the list live (snapshot, then the event stream) to its end; `items` exports
+every page as a table, CSV or JSON lines. An API error is printed on stderr and exits 1."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import typer
+from rich.console import Console
+
+from leadwire.client.cli import ApiKey, ApiUrl, describe, fail
+from leadwire.client.core import LeadwireError
+from leadwire.client.sync import Leadwire
+from leadwire.client.websets_view import (
+    CSV_COLUMNS,
+    items_table,
+    row,
+    strategy_block,
+    watch,
+    webset_block,
+    websets_table,
+)
+
+websets_app = typer.Typer(
+    no_args_is_help=True,
+    help="Prospect lists (websets) through a server (LEADWIRE_API_URL, LEADWIRE_API_KEY): create, "
+    "follow live, read, export, find more.",
+)
+
+Format = Literal["table", "csv", "jsonl"]
+Match = Literal["qualified", "full", "partial", "rejected", "verified"]
+Detail = Literal["compact", "standard", "full"]
+TargetKind = Literal["company", "person"]
+Locale = Literal["en", "zh"]
+PAGE_MAX = {"compact": 50, "standard": 25, "full": 10}  # the Items endpoint's page limits
+
+AsJson = typer.Option(False, "--json", help="print the response item as JSON")
+Follow = typer.Option(False, "--follow", help="follow the list live until the run is complete")
+FollowMatch = typer.Option("qualified", "--match", help="items to follow: qualified, full, ... verified")
+Count = typer.Option(None, "--count", help="results wanted: 25, 100, 500 or 1000 (plan-limited)")
+WebsetId = typer.Argument(..., metavar="ID", help="the webset id (ws_…)", show_default=False)
+
+
+@websets_app.command("create")
+def create(
+    query: str = typer.Argument(..., help="what to find, in natural language (max 2000 chars)"),
+    count: int | None = Count,
+    title: str | None = typer.Option(None, "--title", help="the list's title (max 200 chars)"),
+    target_kind: TargetKind | None = typer.Option(None, "--target-kind", help="company (default) or person"),
+    locale: Locale | None = typer.Option(None, "--locale", help="en (default) or zh"),
+    follow: bool = Follow,
+    match: Match = FollowMatch,
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+    as_json: bool = AsJson,
+) -> None:
+    """Create a prospect list; `--follow` shows it fill up live."""
+    with _session(api_url, api_key) as lw:
+        created = lw.create_webset(query, title=title, count=count, target_kind=target_kind, locale=locale)
+        webset, job = created["webset"], created["preparation_job"]
+        if as_json:
+            typer.echo(json.dumps(created, indent=2, ensure_ascii=False))
+        else:
+            typer.echo(
+                f"webset {webset['id']}  {webset['status']}  {webset['target_kind']}, "
+                f"count {webset['count']}  (preparation job {job['id']} {job['status']})"
+            )
+        if follow:
+            fallback = {"goal": webset.get("count"), **(lw.get_webset(webset["id"]).get("progress") or {})}
+            watch(lw.follow_webset(webset["id"], match=match), Console(), fallback)
+
+
+@websets_app.command("list")
+def list_(
+    limit: int | None = typer.Option(None, "--limit", min=1, max=100, help="websets per page (20)"),
+    target_kind: TargetKind | None = typer.Option(None, "--target-kind", help="company or person"),
+    cursor: str | None = typer.Option(None, "--cursor", help="the next_cursor a previous page printed"),
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+    as_json: bool = AsJson,
+) -> None:
+    """One page of your websets."""
+    with _session(api_url, api_key) as lw:
+        page = lw.list_websets(limit=limit, target_kind=target_kind, cursor=cursor)
+    if as_json:
+        typer.echo(json.dumps(page, indent=2, ensure_ascii=False))
+    else:
+        Console().print(websets_table(page))
+
+
+@websets_app.command("get")
+def get(
+    webset_id: str = WebsetId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
+) -> None:
+    """A webset: status, progress, criteria, failure."""
+    with _session(api_url, api_key) as lw:
+        webset = lw.get_webset(webset_id)
+    if as_json:
+        typer.echo(json.dumps(webset, indent=2, ensure_ascii=False))
+    else:
+        Console().print(webset_block(webset))
+
+
+@websets_app.command("strategy")
+def strategy(
+    webset_id: str = WebsetId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
+) -> None:
+    """The criteria and search strategy (free; the list need not be complete)."""
+    with _session(api_url, api_key) as lw:
+        snapshot = lw.webset_strategy(webset_id)
+    if as_json:
+        typer.echo(json.dumps(snapshot, indent=2, ensure_ascii=False))
+    else:
+        Console().print(strategy_block(snapshot))
+
+
+@websets_app.command("items")
+def items(
+    webset_id: str = WebsetId,
+    match: Match | None = typer.Option(None, "--match", help="qualified (default), full, partial, ..."),
+    detail: Detail = typer.Option("compact", "--detail", help="compact, standard or full"),
+    output: Format = typer.Option("table", "--format", help="table, csv or jsonl (every page)"),
+    page_size: int | None = typer.Option(None, "--page-size", min=1, help="items per request (max)"),
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+) -> None:
+    """Every item of the list (all pages): a table, CSV (id, name, website, industry_or_title,
+    match_status, score) or JSON lines (the items as the API returns them)."""
+    with _session(api_url, api_key) as lw:
+        found = lw.iter_webset_items(
+            webset_id, match=match, detail=detail, limit=page_size or PAGE_MAX[detail]
+        )
+        if output == "jsonl":
+            for item in found:
+                typer.echo(json.dumps(item, ensure_ascii=False))
+        elif output == "csv":
+            _write_csv(found)
+        else:
+            shown = list(found)
+            Console().print(items_table(shown, caption=f"{len(shown)} items ({match or 'qualified'})"))
+
+
+@websets_app.command("find-more")
+def find_more(
+    webset_id: str = WebsetId,
+    count: int | None = Count,
+    follow: bool = Follow,
+    match: Match = FollowMatch,
+    idempotency_key: str | None = typer.Option(
+        None, "--idempotency-key", help="reuse a key to retry a find-more safely (default: a new one)"
+    ),
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+    as_json: bool = AsJson,
+) -> None:
+    """Continue discovery on a list; `--follow` shows the run live until it is complete."""
+    with _session(api_url, api_key) as lw:
+        if not follow:
+            job = lw.start_find_more(webset_id, count=count, idempotency_key=idempotency_key)
+            typer.echo(json.dumps(job, indent=2, ensure_ascii=False) if as_json else describe(job))
+            return
+        run = lw.find_more(webset_id, count=count, match=match, idempotency_key=idempotency_key)
+        if as_json:  # the final items only
+            typer.echo(json.dumps(run.wait().ranked(), indent=2, ensure_ascii=False))
+        else:
+            watch(run, Console(), {"goal": count} if count else None)
+
+
+@contextlib.contextmanager
+def _session(api_url: str, api_key: str) -> Iterator[Leadwire]:
+    """The SDK client; an API error raised while it is in use is printed and exits 1."""
+    try:
+        with Leadwire(api_key, api_url) as lw:
+            yield lw
+    except LeadwireError as error:
+        fail(error)
+
+
+def _write_csv(found: Iterator[dict[str, Any]]) -> None:
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for item in found:
+        cells = row(item)
+        writer.writerow(["" if cells[key] is None else cells[key] for key in CSV_COLUMNS])
+    sys.stdout.flush()
