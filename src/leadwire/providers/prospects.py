@@ -8,7 +8,6 @@ reasoner to judge from the text.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -61,7 +60,6 @@ class SearchProspectSource:
                 description=source.text[:1500] or None,
                 evidence=(Evidence(url=source.url, title=source.title, text=source.text[:1500]),),
             )
-        await asyncio.sleep(0)
         return list(found.values())[: query.limit]
 
 

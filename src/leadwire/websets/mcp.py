@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.mcp_tools import ToolKit, tool_error
-from leadwire.platform.pagination import CursorCodec
 from leadwire.platform.schemas import PublicJob
 from leadwire.websets import service
 from leadwire.websets.schemas import (
@@ -23,9 +22,6 @@ from leadwire.websets.schemas import (
 
 
 def register_tools(kit: ToolKit) -> None:
-    def codec() -> CursorCodec:
-        return CursorCodec("cursor:" + kit.get_runtime().settings.resolved_secret_key)
-
     def check(condition: bool, code: str, param: str) -> None:
         if not condition:
             raise tool_error(ApiError(code, param=param))
@@ -73,7 +69,12 @@ def register_tools(kit: ToolKit) -> None:
 
         async def read(session: AsyncSession) -> dict[str, Any]:
             rows, next_cursor = await service.list_websets(
-                session, codec(), caller, limit=limit, target_kind=target_kind, cursor=cursor
+                session,
+                service.cursor_codec(kit.get_runtime()),
+                caller,
+                limit=limit,
+                target_kind=target_kind,
+                cursor=cursor,
             )
             return {"items": rows, "next_cursor": next_cursor, "has_more": next_cursor is not None}
 
@@ -106,7 +107,14 @@ def register_tools(kit: ToolKit) -> None:
 
         async def read(session: AsyncSession) -> dict[str, Any]:
             snapshot = await service.items(
-                session, codec(), caller, webset_id, match=match, detail=detail, limit=limit, cursor=cursor
+                session,
+                service.cursor_codec(kit.get_runtime()),
+                caller,
+                webset_id,
+                match=match,
+                detail=detail,
+                limit=limit,
+                cursor=cursor,
             )
             return {
                 "items": snapshot.items,

@@ -16,7 +16,6 @@ from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond
 from leadwire.platform.job_routes import CREATION_ERRORS, JOB_RESPONSES
 from leadwire.platform.jobs.service import get_owned_job
 from leadwire.platform.openapi import errors
-from leadwire.platform.pagination import CursorCodec
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.schemas import ItemEnvelope, documented
 from leadwire.platform.session import Session
@@ -43,10 +42,6 @@ READ_ERRORS = ("webset_not_found", "invalid_request")
 SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
 }
-
-
-def codec(runtime: Runtime) -> CursorCodec:
-    return CursorCodec("cursor:" + runtime.settings.resolved_secret_key)
 
 
 def _int(value: str | None, param: str, default: int, low: int, high: int) -> int:
@@ -117,7 +112,7 @@ async def list_websets(
 ) -> JSONResponse:
     rows, next_cursor = await service.list_websets(
         session,
-        codec(runtime),
+        service.cursor_codec(runtime),
         caller,
         limit=_int(limit, "limit", 20, 1, 100),
         target_kind=_target_kind(target_kind),
@@ -155,7 +150,14 @@ async def list_items(
         raise ApiError("invalid_request", param="detail", detail="compact, standard or full")
     size = _int(limit, "limit", 10, 1, DETAIL_LIMITS[detail])
     snapshot = await service.items(
-        session, codec(runtime), caller, webset_id, match=match, detail=detail, limit=size, cursor=cursor
+        session,
+        service.cursor_codec(runtime),
+        caller,
+        webset_id,
+        match=match,
+        detail=detail,
+        limit=size,
+        cursor=cursor,
     )
     return json_response(
         ok_items(

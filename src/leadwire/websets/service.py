@@ -17,7 +17,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.events import log
 from leadwire.platform.events.models import Event
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import TERMINAL, Job
+from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.notify import Notifier
 from leadwire.platform.pagination import CursorCodec, binding
@@ -44,6 +44,11 @@ MATCH_FILTERS = {
 
 def topic(webset_id: str) -> str:
     return f"webset:{webset_id}"
+
+
+def cursor_codec(runtime: Runtime) -> CursorCodec:
+    """The signed-cursor codec of list and item pages (REST and MCP alike)."""
+    return CursorCodec("cursor:" + runtime.settings.resolved_secret_key)
 
 
 def verify_cap(goal: int) -> int:
@@ -147,7 +152,7 @@ async def reconcile(session: AsyncSession, webset: Webset) -> Webset:
     run = await current_run(session, webset)
     job_id = run.job_id if run and run.job_id else webset.preparation_job_id
     job = await session.get(Job, job_id)
-    if job is not None and job.status in ("failed", "cancelled") and job.status in TERMINAL:
+    if job is not None and job.status in ("failed", "cancelled"):
         webset.status = job.status
         webset.stage = job.status
         webset.failure_code = job.error_code if job.status == "failed" else None
