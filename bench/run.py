@@ -29,6 +29,10 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("world_build.py", []),
     ("search_quality.py", []),
     ("real_discovery.py", []),
+    ("websets_quality.py", []),
+    ("websets_real.py", []),
+    ("websets_speed.py", []),
+    ("websets_speed.py", ["--query", "B2B companies in Europe selling industrial equipment"]),
     ("search_latency.py", []),
     ("hierarchy_quality.py", []),
     ("post_like_relevance.py", []),
@@ -39,6 +43,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("job_read_rps.py", []),
     ("dispatch.py", []),
     ("customs.py", []),
+    ("websets_sse.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from leadwire.platform.runtime import Runtime
+from leadwire.websets import discovery
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
 from tests.support.jobs import poll_job, running_worker
@@ -54,3 +55,31 @@ async def test_a_webset_runs_to_completed_with_scored_items_and_bills_released_o
     )
     first = full["items"][0]
     assert first["criteria"][0]["reasoning"] and "references" in first["criteria"][0]
+
+
+class RescuedAttempt:
+    """What a second attempt of a run's job sees of its context: the database, and where it charges."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.sessionmaker = runtime.sessionmaker
+        self.charged: list[tuple[int, str]] = []
+
+    def bill(self, units: int, *, kind: str) -> None:
+        self.charged.append((units, kind))
+
+
+async def test_an_attempt_that_finds_its_run_finished_charges_what_the_run_released(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    """A worker that died between finishing the run and saving its job's success (and charge) must
+    not leave the delivered items unbilled: the rescued attempt charges them."""
+    acct = await AccountFactory(world_runtime).create(credits=100)
+    created = await create_webset(world_client, acct.headers, query="software companies", count=25)
+    webset_id = created["webset"]["id"]
+    async with running_worker(world_runtime):
+        webset = await wait_finished(world_client, acct.headers, webset_id)
+    released = len(await all_items(world_client, acct.headers, webset_id))
+    attempt = RescuedAttempt(world_runtime)
+    result = await discovery._run(attempt, webset_id, 1)  # type: ignore[arg-type]
+    assert webset["status"] == "completed" and released > 0
+    assert attempt.charged == [(released, "items")] and result["webset_status"] == "completed"

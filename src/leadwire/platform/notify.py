@@ -49,6 +49,13 @@ class Hub:
 
     def __init__(self) -> None:
         self._subs: dict[tuple[str, str | None], set[Subscription]] = defaultdict(set)
+        self._dispatched = 0
+
+    @property
+    def dispatched(self) -> int:
+        """How many notifications this hub has delivered (any channel, any key): a read that began
+        when this was N sees every change announced by the first N."""
+        return self._dispatched
 
     @contextlib.contextmanager
     def subscribe(self, channel: str, key: str | None = None) -> Iterator[Subscription]:
@@ -64,6 +71,7 @@ class Hub:
                     del self._subs[(channel, key)]
 
     def dispatch(self, channel: str, key: str) -> None:
+        self._dispatched += 1
         for sub in (*self._subs.get((channel, key), ()), *self._subs.get((channel, None), ())):
             sub.fire()
 

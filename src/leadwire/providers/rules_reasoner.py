@@ -26,7 +26,8 @@ from leadwire.providers.reasoner import (
 from leadwire.providers.rules_verify import judge_all
 from leadwire.search.understand import understand
 from leadwire.search.understand.geo import find_places
-from leadwire.search.understand.industry import GENERIC_WORDS, tokens
+from leadwire.search.understand.geo_data import LARGEST_ECONOMIES
+from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
 from leadwire.search.understand.query import Range, Understanding
 
 WEIGHTS = {
@@ -85,9 +86,29 @@ def write_criteria(query: str, target_kind: TargetKind, locale: str) -> list[Cri
         products = ", ".join(understood.products)
         drafts.append(("product", f"生产或销售{products}" if zh else f"Makes or sells {products}", not known))
     substantive = any(kind in ("industry", "product", "role") for kind, _, _ in drafts)
-    fit = f"符合需求：“{query}”" if zh else f"Fits the request: “{query}”"
-    drafts.append(("business_fit", fit, not substantive))
+    # A request the criteria above say in full ("chipmakers in Japan") gets no fit criterion: it
+    # would only measure how far a page's wording is from the request's ("Semiconductors").
+    if not substantive or _beyond_criteria(understood, target_kind):
+        fit = f"符合需求：“{query}”" if zh else f"Fits the request: “{query}”"
+        drafts.append(("business_fit", fit, not substantive))
     return _weighted(drafts, boost_fit=not substantive)
+
+
+# Title words a people request uses that no company criterion explains.
+_ROLE_WORDS = frozenset(
+    {"manager", "director", "head", "chief", "officer", "executive", "lead", "leader", "vp", "president",
+     "founder", "partner", "staff", "employee", "people", "person", "team", "contact", "decision", "maker"}
+)  # fmt: skip
+
+
+def _beyond_criteria(understood: Understanding, target_kind: TargetKind) -> list[str]:
+    """The request's words that no industry, place, size or role criterion accounts for."""
+    left = unexplained(understood.rest)
+    if target_kind == "person":
+        said = " ".join((*understood.roles, *understood.departments, *understood.seniorities))
+        people = set(tokens(said)) | _ROLE_WORDS
+        left = [word for word in left if word not in people]
+    return left
 
 
 def _people_criteria(understood: Understanding, zh: bool) -> list[tuple[str, str, bool]]:
@@ -146,7 +167,7 @@ def _weighted(drafts: list[tuple[str, str, bool]], *, boost_fit: bool) -> list[C
 def plan_strategy(query: str, target_kind: TargetKind) -> StrategyPlan:
     understood = understand(query)
     places = list(understood.places)
-    countries = sorted(understood.explicit_countries) or sorted(understood.countries)
+    countries = by_economy(understood.explicit_countries or understood.countries)
     location = countries[0] if len(countries) == 1 else ""
     where = f" in {' or '.join(p.text for p in places)}" if places else ""
     topic = _topic(understood)
@@ -191,6 +212,12 @@ def plan_strategy(query: str, target_kind: TargetKind) -> StrategyPlan:
     if topic and topic.casefold() != query.casefold():
         additional += (PlannedQuery(f"{topic}{where}", location),)
     return StrategyPlan(query_groups=tuple(groups), additional_queries=additional)
+
+
+def by_economy(countries: frozenset[str]) -> list[str]:
+    """Largest economies first (most companies), the rest by code: the order region queries take."""
+    rank = {code: i for i, code in enumerate(LARGEST_ECONOMIES)}
+    return sorted(countries, key=lambda code: (rank.get(code, len(rank)), code))
 
 
 def _topic(understood: Understanding) -> str:

@@ -21,9 +21,10 @@ from leadwire.search.understand.attributes import find_company_attributes
 from leadwire.search.understand.industry import (
     GENERIC_WORDS,
     affinity,
-    classify_text,
     find_industries,
+    industry_strength,
     tokens,
+    unexplained,
 )
 from leadwire.search.understand.people import find_people_terms
 from leadwire.search.understand.query import Range
@@ -40,6 +41,7 @@ class Context:
 
     def __init__(self, query: str, prospects: Sequence[Prospect]) -> None:
         self.query = query
+        self.beyond = [t for t in unexplained(understand(query).rest) if len(t) > 3]
         self.texts = [_text_of(p) for p in prospects]
         self._prospects = list(prospects)
         self._vectors: np.ndarray | None = None
@@ -71,7 +73,14 @@ def _text_of(prospect: Prospect) -> str:
 
 
 def _record_refs(prospect: Prospect) -> tuple[str, ...]:
-    return tuple(u for u in (prospect.website, prospect.linkedin_url) if u)[:1]
+    """Where the record's facts can be read: the company's own page among the evidence, else its site."""
+    site = _host(prospect.website)
+    own = [e.url for e in prospect.evidence if site and _host(e.url) == site]
+    return tuple(own[:1]) or tuple(u for u in (prospect.website, prospect.linkedin_url) if u)[:1]
+
+
+def _host(url: str | None) -> str:
+    return (url or "").split("//", 1)[-1].split("/", 1)[0].removeprefix("www.").casefold()
 
 
 def _refs_mentioning(prospect: Prospect, words: Sequence[str]) -> tuple[str, ...]:
@@ -122,11 +131,10 @@ def _wanted_codes(description: str) -> tuple[str, ...]:
 def _classes(prospect: Prospect) -> list[tuple[str, float]]:
     if prospect.industry_code:
         return [(prospect.industry_code, 1.0)]
-    found = classify_text(prospect.industry or "", prospect.description or "")
+    found = industry_strength(prospect.industry or "", prospect.description or "")
     if not found and prospect.evidence:
-        found = [
-            (c, w * 0.8) for c, w in classify_text(*(f"{e.title}. {e.text}" for e in prospect.evidence[:2]))
-        ]
+        pages = (f"{e.title}. {e.text}" for e in prospect.evidence[:2])
+        found = [(c, w * 0.8) for c, w in industry_strength(*pages)]
     return found
 
 
@@ -148,9 +156,9 @@ def _industry(criterion: Criterion, prospect: Prospect, context: Context) -> Ver
         return _verdict(
             criterion, 1.0, f"Its industry ({label}) is within the one asked for.", confidence, refs
         )
-    if best >= 0.6:
+    if best >= 0.6:  # a broader class: it may be the one asked for, it may not
         return _verdict(
-            criterion, 0.8, f"Its industry ({label}) is close to the one asked for.", confidence * 0.8, refs
+            criterion, 0.6, f"Its industry ({label}) is close to the one asked for.", confidence * 0.8, refs
         )
     if best >= 0.4:
         return _verdict(
@@ -220,7 +228,9 @@ def _product(criterion: Criterion, prospect: Prospect, context: Context) -> Verd
 def _business_fit(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
     cosine = context.cosine(prospect)
     score = min(1.0, max(0.0, (cosine - _FIT_FLOOR) / _FIT_SPAN))
-    request_words = [t for t in _terms(context.query) if len(t) > 3]
+    # The words no other criterion explains say what this one checks ("radar" of "chipmakers working
+    # on radar"); when there are none (a place-only request), every word of the request.
+    request_words = context.beyond or [t for t in _terms(context.query) if len(t) > 3]
     have = set(tokens(context.text(prospect)))
     shared = [t for t in request_words if t in have]
     if request_words:

@@ -76,7 +76,8 @@ def rank_companies(
         if company_id is None:
             continue
         if company_id not in pages:
-            if len(order) >= limit * 2:  # room for the excluded ones, read below
+            # Room for every excluded company (found in earlier rounds, dropped below) and some slack.
+            if len(order) >= limit * 2 + len(exclude):
                 continue
             order.append(company_id)
             pages[company_id] = []

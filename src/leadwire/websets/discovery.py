@@ -142,6 +142,9 @@ async def _fail(ctx: JobContext, webset_id: str, code: str, detail: str | None) 
 
 # -- a run -------------------------------------------------------------------------------------
 
+# The endings whose released items are charged (a failed run raises, and charges nothing).
+BILLED_ENDINGS = frozenset({"completed", "cancelled"})
+
 
 async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     webset_id, number = payload["webset_id"], int(payload["run"])
@@ -163,6 +166,10 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         webset = await _webset(session, webset_id, lock=True)
         run_row = await service.current_run(session, webset)
         if run_row is None or run_row.number != number or webset.status in views.FINISHED:
+            if run_row is not None and run_row.number == number and run_row.status in BILLED_ENDINGS:
+                # An attempt that died after finishing the run but before its job's success (and
+                # charge) was saved: this attempt charges what the run released.
+                ctx.bill(run_row.released, kind="items")
             return {"webset_id": webset_id, "run": number, "webset_status": webset.status}
         run_row.status = "running"
         if webset.status == "queued":

@@ -53,7 +53,9 @@ async def events(
             elif items_revision is not None and await revision_at(session, topic, start) != items_revision:
                 reason = "revision_mismatch"
     if reason is not None:
-        yield control("reset", {"reason": reason})
+        # The id is the log's head, so a plain EventSource that reconnects on its own resumes from now
+        # rather than asking for the same unreplayable checkpoint forever.
+        yield control("reset", {"reason": reason}, latest)
         return
     if start is None or (finished and start >= latest):
         if finished:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from sqlalchemy import update
 
 from leadwire.platform.db import transaction
@@ -78,3 +80,35 @@ async def test_checkpoint_before_the_pruned_log_must_reset(runtime: Runtime) -> 
         assert await log.must_reset(session, "webset:old", old - 1) is True
         assert await log.must_reset(session, "webset:old", old) is False
         assert [e.seq for e in await log.read_after(session, "webset:old", 0)] == [newer]
+
+
+async def test_followers_woken_by_one_event_share_one_read_and_all_get_it(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """500 streams of one webset must cost about one query per event, not 500 (the pool would run
+    dry and streams would be cut): followers woken together at one cursor share a read."""
+    start = await _append(runtime, "webset:crowd", "items.changed", 0)
+    reads: list[int] = []
+    real_read = log.read_after
+
+    async def counted(*args: Any, **kwargs: Any) -> list[Event]:
+        reads.append(1)
+        return await real_read(*args, **kwargs)
+
+    monkeypatch.setattr(log, "read_after", counted)
+    followers = 40
+    received: list[list[int]] = [[] for _ in range(followers)]
+
+    async def consume(mine: list[int]) -> None:
+        async for event in follow(runtime, "webset:crowd", start, until=lambda e: e.type == "complete"):
+            mine.append(event.payload["n"])
+
+    tasks = [asyncio.create_task(consume(mine)) for mine in received]
+    while len(reads) < followers:  # every follower has made its first read (its own) and waits
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    before = len(reads)
+    await _append(runtime, "webset:crowd", "complete", 1)
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=10)
+    assert all(mine == [1] for mine in received)
+    assert len(reads) - before < followers // 4, f"{len(reads) - before} reads for {followers} followers"

@@ -182,3 +182,33 @@ def test_classify_text_without_hits_is_empty() -> None:
 )
 def test_affinity(wanted: str, found: str, expected: float) -> None:
     assert affinity(wanted, found) == expected
+
+
+@pytest.mark.parametrize("query", ["manufacturing companies", "manufacturers in Germany", "制造业公司"])
+def test_manufacturing_alone_names_the_whole_sector(query: str) -> None:
+    assert [m.code for m in find_industries(query)] == ["31"]
+
+
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [
+        ("food manufacturing companies", "311"),
+        ("chemical manufacturers", "325"),
+        ("software manufacturers", "5132"),
+    ],
+)
+def test_manufacturing_beside_an_industry_only_qualifies_it(query: str, code: str) -> None:
+    assert [m.code for m in find_industries(query)] == [code]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "found", "expected"),
+    [("31", "3344", 1.0), ("31", "311", 1.0), ("44", "455", 1.0), ("48", "492", 1.0), ("3344", "33", 0.6)],
+)
+def test_a_ranged_sector_holds_every_code_of_its_range(wanted: str, found: str, expected: float) -> None:
+    assert affinity(wanted, found) == expected
+
+
+def test_sector_siblings_across_a_range_are_related_but_not_matches() -> None:
+    assert 0 < affinity("3111", "3344") < 0.6
+    assert affinity("5221", "3344") == 0.0

@@ -621,6 +621,14 @@ _ASIA = " ".join((_EAST_ASIA, _SOUTHEAST_ASIA, _SOUTH_ASIA, _CENTRAL_ASIA))
 _APAC = " ".join((_EAST_ASIA, _SOUTHEAST_ASIA, _SOUTH_ASIA, _OCEANIA))
 _EMEA = " ".join((_EUROPE, _MIDDLE_EAST, _AFRICA, "RU"))
 
+# The largest economies, largest first (nominal GDP, mid-2020s): where a region's companies mostly
+# are, so a plan that can search only some of its countries starts here.
+_ECONOMIES = (
+    "US CN DE JP IN GB FR IT CA BR RU KR AU MX ES ID NL SA TR CH PL TW BE SE IE AR AT NO IL AE SG TH "
+    "BD PH VN DK MY IR HK CO ZA EG RO CZ PK CL FI PT NZ PE KZ IQ GR DZ QA HU NG UA KW MA ET SK EC KE"
+)
+LARGEST_ECONOMIES = tuple(_ECONOMIES.split())
+
 # (English names, Chinese names, countries). Plurals ("Nordics", "Baltics") are matched without
 # being listed.
 REGIONS: tuple[tuple[str, str, str], ...] = (

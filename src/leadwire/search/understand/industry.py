@@ -72,7 +72,12 @@ GENERIC_WORDS = frozenset(
         "located",
     ]
 )
+# Chinese words that say "a business" (公司, 企业, 制造商) or only join others (的, 和).
+_GENERIC_CJK = re.compile("公司|企业|集团|有限|厂商|厂家|制造商|供应商|生产商|服务商|的|和|与|及|在|家")
 GUESS_WEIGHT = 0.5
+_RANGED_SECTORS = {"32": "31", "33": "31", "45": "44", "49": "48"}
+# The lexicon's classes for "manufacturing", "manufacturers": a qualifier unless nothing else is named.
+QUALIFIER_CODES = frozenset({"31"})
 DOCUMENT_CODES = 4  # classes kept per document, strongest first
 
 
@@ -152,9 +157,32 @@ def lexicon_hits(text: str) -> list[tuple[str, frozenset[str]]]:
     return hits
 
 
+def unexplained(text: str) -> list[str]:
+    """The words of ``text`` that name no industry and say more than "a business": what a request asks
+    beyond its industry ("radar" in "chipmakers working on radar"); [] for "chipmakers", "化工公司"."""
+    lexicon = _lexicon()
+    words = [w for w in tokens(text) if not _CJK.search(w)]
+    kept: list[str] = []
+    at = 0
+    while at < len(words):
+        for length in range(min(_MAX_PHRASE, len(words) - at), 0, -1):
+            if tuple(words[at : at + length]) in lexicon.latin:
+                at += length
+                break
+        else:
+            if words[at] not in GENERIC_WORDS and words[at] not in STOPWORDS and len(words[at]) > 1:
+                kept.append(words[at])
+            at += 1
+    for run in _CJK.findall(text):
+        if lexicon.cjk_pattern is not None:
+            run = lexicon.cjk_pattern.sub(" ", run)
+        kept.extend(part for part in _GENERIC_CJK.sub(" ", run).split() if len(part) > 1)
+    return kept
+
+
 def find_industries(query: str, *, limit: int = 4) -> tuple[IndustryMatch, ...]:
     """The NAICS classes a query asks for: lexicon phrases, else the nearest class by meaning."""
-    hits = lexicon_hits(query)
+    hits = without_qualifiers(lexicon_hits(query))
     if hits:
         codes = list(dict.fromkeys(code for _, found in hits for code in sorted(found)))
         return tuple(IndustryMatch(code, title_of(code), 1.0) for code in codes[:limit])
@@ -165,17 +193,13 @@ def find_industries(query: str, *, limit: int = 4) -> tuple[IndustryMatch, ...]:
 
 
 def classify_text(*parts: str) -> list[tuple[str, float]]:
-    """A document's NAICS classes from its words, strongest first, weights 0..1.
+    """A document's NAICS classes from its words, strongest first, weights 0..1 relative to the
+    strongest (what the search index files a page under).
 
     The first part (a title, a company's own industry line) counts double: what a page
     says first is what it is about; a passing mention further down is not.
     """
-    counts: dict[str, float] = defaultdict(float)
-    for position, part in enumerate(parts):
-        weight = 2.0 if position == 0 else 1.0
-        for _, codes in lexicon_hits(part):
-            for code in codes:
-                counts[code] += weight / len(codes)
+    counts = _class_counts(parts)
     if not counts:
         return []
     top = max(counts.values())
@@ -183,16 +207,51 @@ def classify_text(*parts: str) -> list[tuple[str, float]]:
     return [(code, round(count / top, 3)) for code, count in ranked]
 
 
+def industry_strength(*parts: str) -> list[tuple[str, float]]:
+    """Like ``classify_text``, but each weight says how plainly the text names the class: 1 for a
+    phrase naming it alone; a label naming five classes at once ("Consumer Discretionary") gives
+    each a fifth, however alone it stands. What verification reads: only a plain naming is a match."""
+    counts = _class_counts(parts)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:DOCUMENT_CODES]
+    return [(code, round(min(1.0, count), 3)) for code, count in ranked]
+
+
+def _class_counts(parts: tuple[str, ...]) -> dict[str, float]:
+    counts: dict[str, float] = defaultdict(float)
+    for position, part in enumerate(parts):
+        weight = 2.0 if position == 0 else 1.0
+        for _, codes in without_qualifiers(lexicon_hits(part)):
+            for code in codes:
+                counts[code] += weight / len(codes)
+    return counts
+
+
 def affinity(wanted: str, found: str) -> float:
     """How well a document of class ``found`` answers a query for class ``wanted`` (1: inside it)."""
     if not found:
         return 0.0
-    if found.startswith(wanted):
+    if found.startswith(wanted) or (len(wanted) == 2 and sector_of(found) == sector_of(wanted)):
         return 1.0
-    if wanted.startswith(found):  # the document is of the broader class: likely, not certain
+    # the document is of the broader class: likely, not certain
+    if wanted.startswith(found) or (len(found) == 2 and sector_of(wanted) == sector_of(found)):
         return 0.6
     shared = next((i for i, (a, b) in enumerate(zip(wanted, found, strict=False)) if a != b), 6)
-    return 0.4 if shared >= 3 else 0.15 if shared == 2 else 0.0
+    if shared >= 3:
+        return 0.4
+    return 0.15 if shared == 2 or sector_of(wanted) == sector_of(found) else 0.0
+
+
+def sector_of(code: str) -> str:
+    """The NAICS sector of a code; the sectors NAICS writes as ranges (31-33, 44-45, 48-49) by their
+    first code, so 3344 and 311 are both in "31"."""
+    return _RANGED_SECTORS.get(code[:2], code[:2])
+
+
+def without_qualifiers(hits: list[tuple[str, frozenset[str]]]) -> list[tuple[str, frozenset[str]]]:
+    """Drop the words that only qualify another industry when one is named ("food manufacturing",
+    "chemical manufacturers"); alone ("manufacturers in Germany") they name their sector."""
+    named = [hit for hit in hits if hit[1] != QUALIFIER_CODES]
+    return named or hits
 
 
 # -- by meaning -------------------------------------------------------------------------------

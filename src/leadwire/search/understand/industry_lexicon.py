@@ -55,6 +55,7 @@ LEXICON = """
 22 | utility|utilities|multi utilities|electric utility|electric utilities|power company|power companies|power generation|electricity|independent power producers|ipps|energy utility|gas utility|water utility|water utilities|公用事业|电力|发电|水务
 2211 | renewable energy|renewables|solar|wind power|wind energy|hydropower|nuclear power|clean energy|green energy|新能源|可再生能源|光伏|风电
 211 213 324 486 2211 | energy|energy company|energy companies|能源
+31 | manufacturing|manufacturer|manufacturers|manufacturing company|manufacturing companies|industrial manufacturing|factory|factories|制造|制造业|制造商|工厂
 311 | food|foods|food producer|food producers|food company|food companies|food processing|food manufacturer|packaged food|dairy|meat|snacks|confectionery|bakery|seafood|food and beverage|food and beverages|food tobacco|食品|乳业|肉类
 312 | beverage|beverages|drinks|soft drinks|brewer|brewers|brewery|breweries|beer|wine|winery|spirits|distiller|distillers|tobacco|cigarettes|bottler|bottlers|饮料|啤酒|酒业|白酒|烟草
 111 | agriculture|farming|crops|agribusiness|农业|种植
