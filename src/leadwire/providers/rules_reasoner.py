@@ -26,7 +26,7 @@ from leadwire.providers.reasoner import (
 from leadwire.providers.rules_verify import judge_all
 from leadwire.search.understand import understand
 from leadwire.search.understand.geo import find_places
-from leadwire.search.understand.geo_data import LARGEST_ECONOMIES
+from leadwire.search.understand.geo_regions import LARGEST_ECONOMIES
 from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
 from leadwire.search.understand.query import Range, Understanding
 

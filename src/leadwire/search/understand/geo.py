@@ -6,7 +6,8 @@ states, regions; English and Chinese) leave the lexical query and become country
 
 Latin text is matched word by word on folded text, the longest name first ("South Africa" before
 "Africa"); Chinese has no spaces, so runs of CJK characters are matched by substring, again the
-longest name first at each position. The tables live in :mod:`geo_data`.
+longest name first at each position. The tables live in :mod:`geo_data`, :mod:`geo_cities`,
+:mod:`geo_regions` and :mod:`geo_data_zh`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from functools import cache, lru_cache
 from typing import Literal, cast
 
 from leadwire.search.text import fold
-from leadwire.search.understand import geo_data
+from leadwire.search.understand import geo_cities, geo_data, geo_data_zh, geo_regions
 from leadwire.search.understand.query import Place, PlaceKind
 
 _WORD = re.compile(r"[^\W_]+")
@@ -125,24 +126,24 @@ def _gazetteer() -> _Gazetteer:
     for code, names in geo_data.COUNTRY_ALIASES.items():
         for name in _names(names):
             add(latin, name, single("country", code))
-    for code, names in geo_data.CHINESE_COUNTRIES.items():
+    for code, names in geo_data_zh.CHINESE_COUNTRIES.items():
         for name in _names(names):
             add(cjk, name, single("country", code))
-    for english, chinese, codes in geo_data.REGIONS:
+    for english, chinese, codes in geo_regions.REGIONS:
         region = _Entry(_Reading("region", _codes(codes)))
         for name in _names(english):
             add(latin, name, region)
         for name in _names(chinese):
             add(cjk, name, region)
-    for table, demonyms in ((latin, geo_data.DEMONYMS), (cjk, geo_data.CHINESE_DEMONYMS)):
+    for table, demonyms in ((latin, geo_data.DEMONYMS), (cjk, geo_data_zh.CHINESE_DEMONYMS)):
         for code, names in demonyms.items():
             for name in _names(names):
                 add(table, name, single("demonym", code))
     for name, codes in geo_data.SHARED_DEMONYMS.items():
         add(latin, name, _Entry(_Reading("demonym", _codes(codes))))
     for kind, tables in (
-        ("state", ((latin, geo_data.STATES), (cjk, geo_data.CHINESE_STATES))),
-        ("city", ((latin, geo_data.CITIES), (cjk, geo_data.CHINESE_CITIES))),
+        ("state", ((latin, geo_data.STATES), (cjk, geo_data_zh.CHINESE_STATES))),
+        ("city", ((latin, geo_cities.CITIES), (cjk, geo_data_zh.CHINESE_CITIES))),
     ):
         for table, places in tables:
             for code, names in places.items():
@@ -189,7 +190,7 @@ def _add_pycountry(latin: dict[str, _Entry], cjk: dict[str, _Entry], add: _AddNa
                 head, tail = (part.strip() for part in value.split(",", 1))
                 add(latin, f"{tail} {head}", entry)
         name_in_chinese = chinese.gettext(country.name)
-        if name_in_chinese != country.name and name_in_chinese not in geo_data.CHINESE_EXCLUDED:
+        if name_in_chinese != country.name and name_in_chinese not in geo_data_zh.CHINESE_EXCLUDED:
             add(cjk, name_in_chinese, entry)
 
 
