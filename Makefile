@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve test lint bench clean
+.PHONY: install serve cluster test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,14 @@ install: $(STAMP)
 
 serve: install
 	$(BIN)/leadwire serve
+
+# Scale-out on one machine: 2 API processes on one address and 2 workers over the local PostgreSQL and
+# Redis (the database is created and migrated first). docs/operations.md explains the process model.
+CLUSTER_DATABASE_URL ?= postgresql+asyncpg://postgres@127.0.0.1:5432/leadwire
+CLUSTER_REDIS_URL ?= redis://127.0.0.1:6379/0
+cluster: install
+	LEADWIRE_DATABASE_URL=$(CLUSTER_DATABASE_URL) LEADWIRE_REDIS_URL=$(CLUSTER_REDIS_URL) \
+		$(BIN)/leadwire cluster --api 2 --workers 2
 
 test: install
 	$(BIN)/pytest

@@ -7,6 +7,8 @@ instead of a skip.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import shutil
 import uuid
@@ -22,6 +24,7 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
 from leadwire.platform.runtime import Runtime, build_runtime
+from tests.support import log_secrets
 from tests.support.accounts import AccountFactory
 from tests.support.conformance import ResponseConformance
 from tests.support.lifespan import app_lifespan, asgi_client
@@ -34,6 +37,11 @@ capabilities.enabled(("tests.support.echo",))
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
 PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("LEADWIRE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # No key, message body or attachment in any log line of the session (tests/support/log_secrets.py).
+    config.pluginmanager.register(log_secrets, "leadwire-log-secrets")
 
 
 def service_missing(what: str) -> None:
@@ -141,9 +149,19 @@ async def app(runtime: Runtime) -> AsyncIterator[FastAPI]:
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     """The app in-process; every response must conform to its OpenAPI document (tests/support/conformance)."""
     checker = ResponseConformance(app)
+
+    async def register_secrets(request: httpx.Request) -> None:
+        """Message bodies and attachments sent must never be logged (tests/support/log_secrets.py)."""
+        if request.method == "POST" and "/outreach/" in request.url.path:
+            # A streamed body (an oversized upload) is not read ahead: nothing of it is registered.
+            with contextlib.suppress(ValueError, httpx.RequestNotRead):
+                log_secrets.register_outreach_body(json.loads(request.content or b"null"))
+
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(
-        transport=transport, base_url="http://leadwire.test", event_hooks={"response": [checker.hook()]}
+        transport=transport,
+        base_url="http://leadwire.test",
+        event_hooks={"request": [register_secrets], "response": [checker.hook()]},
     ) as http:
         yield http
     assert not checker.failures, "responses outside the OpenAPI document:\n" + "\n".join(checker.failures)

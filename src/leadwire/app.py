@@ -22,6 +22,7 @@ from leadwire.platform import health
 from leadwire.platform.db import is_lost_race, is_transient
 from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
+from leadwire.platform.gcfreeze import freeze_startup_heap
 from leadwire.platform.http import ReplayedResponse
 from leadwire.platform.middleware import RequestContextMiddleware
 from leadwire.platform.openapi import install_openapi
@@ -96,7 +97,10 @@ def create_app(
     *,
     runtime: Runtime | None = None,
     in_process_worker: bool = False,
+    freeze_heap: bool = False,
 ) -> FastAPI:
+    """The app; `freeze_heap` (server processes) moves everything built at start-up out of the garbage
+    collector's view (`platform.gcfreeze`)."""
     settings = settings or (runtime.settings if runtime else load_settings())
 
     @contextlib.asynccontextmanager
@@ -114,6 +118,8 @@ def create_app(
             worker_task = asyncio.create_task(worker.run(), name="leadwire-in-process-worker")
         try:
             async with mcp_server.session_manager.run():
+                if freeze_heap:
+                    freeze_startup_heap()
                 yield
         finally:
             app.state.runtime.draining = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable
@@ -179,11 +180,55 @@ def serve(
 
 
 @app.command()
-def api(host: str | None = typer.Option(None), port: int | None = typer.Option(None)) -> None:
+def api(
+    host: str | None = typer.Option(None),
+    port: int | None = typer.Option(None),
+    fd: int | None = typer.Option(
+        None, help="Accept on this inherited listening socket (`leadwire cluster`)."
+    ),
+) -> None:
     """A stateless API process (scale out: run several, plus `leadwire worker`)."""
     settings = load_settings()
     _prepare(settings)
-    _run_server(settings, host, port, in_process_worker=False)
+    _run_server(settings, host, port, in_process_worker=False, fd=fd)
+
+
+@app.command()
+def cluster(
+    host: str | None = typer.Option(None),
+    port: int | None = typer.Option(None),
+    api_processes: int = typer.Option(2, "--api", min=1, max=64, help="API processes on the one address."),
+    workers: int = typer.Option(2, min=0, max=64, help="Worker processes."),
+    worker_concurrency: int | None = typer.Option(None, min=1, max=256),
+    build_world: bool = typer.Option(True, help="Build the sandbox world on first start."),
+) -> None:
+    """Scale-out on one machine: migrate, then API processes sharing one address and workers, over
+    PostgreSQL and Redis; restarts a process that dies; Ctrl-C stops all of them."""
+    from leadwire import cluster as supervision
+    from leadwire.platform.db import is_sqlite_url
+
+    settings = load_settings()
+    _prepare(settings)
+    if is_sqlite_url(settings.resolved_database_url) or not settings.redis_url:
+        _fail("a cluster runs over PostgreSQL and Redis: set LEADWIRE_DATABASE_URL and LEADWIRE_REDIS_URL")
+    url = settings.resolved_database_url
+    if asyncio.run(supervision.ensure_postgres_database(url, settings.db_connect_timeout_seconds)):
+        sys.stderr.write(f"Created database {url.rsplit('/', 1)[-1]}\n")
+    _migrate(settings)
+    demo = asyncio.run(_bootstrap_demo(settings))
+    if build_world:
+        _ensure_world(settings)
+    host, port = host or settings.host, port or settings.port
+    sock = supervision.listening_socket(host, port)
+    _announce_demo(settings, demo, host, port)
+    sys.stderr.write(
+        f"{api_processes} API processes on http://{host}:{port}, {workers} workers; Ctrl-C stops\n"
+    )
+    children = supervision.plan_children(api_processes, workers, sock.fileno(), worker_concurrency)
+    grace = settings.shutdown_grace_seconds + 10
+    code = supervision.Supervisor(children, env=dict(os.environ), grace_seconds=grace).run()
+    sock.close()
+    raise typer.Exit(code=code)
 
 
 @app.command()
@@ -254,25 +299,29 @@ def _announce_demo(settings: Settings, demo: Any, host: str, port: int) -> None:
         sys.stderr.write(f"Demo API key in {key_file}\n")
 
 
-def _run_server(settings: Settings, host: str | None, port: int | None, *, in_process_worker: bool) -> None:
+def _run_server(
+    settings: Settings, host: str | None, port: int | None, *, in_process_worker: bool, fd: int | None = None
+) -> None:
     import uvicorn
 
     from leadwire.app import create_app
     from leadwire.platform.http_server import uvicorn_config
 
-    app = create_app(settings, in_process_worker=in_process_worker)
-    config = uvicorn_config(app, settings, host=host or settings.host, port=port or settings.port)
+    app = create_app(settings, in_process_worker=in_process_worker, freeze_heap=True)
+    config = uvicorn_config(app, settings, host=host or settings.host, port=port or settings.port, fd=fd)
     uvicorn.Server(config).run()
 
 
 async def _run_worker(settings: Settings, concurrency: int | None) -> None:
     from leadwire import capabilities
+    from leadwire.platform.gcfreeze import freeze_startup_heap
     from leadwire.platform.jobs.runner import Worker
     from leadwire.platform.runtime import build_runtime
 
     runtime = await build_runtime(settings)
     capabilities.install_services(runtime)
     capabilities.enabled(settings.plugin_modules)
+    freeze_startup_heap()
     worker_ = Worker(runtime, concurrency=concurrency)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()

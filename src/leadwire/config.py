@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     db_connect_timeout_seconds: float = Field(default=5.0, gt=0)
     db_statement_timeout_seconds: float = Field(default=5.0, gt=0)
     db_pool_timeout_seconds: float = Field(default=5.0, gt=0)
+    # PostgreSQL connections per process: the write pool (`db_pool_size`, and as many again in bursts)
+    # and the read pool of GET requests, waiters and stream followers (`db_read_pool_size`, a quarter
+    # more in bursts). Size the read pool to the requests a process serves at once: a burst connection
+    # is opened and closed per use.
+    db_pool_size: int = Field(default=10, ge=1, le=512)
+    db_read_pool_size: int = Field(default=16, ge=1, le=512)
     db_lock_timeout_seconds: float = Field(default=10.0, gt=0)  # SQLite busy timeout
     redis_timeout_seconds: float = Field(default=0.5, gt=0)
     # After a Redis failure, rate limits use per-process counters for this long before Redis is retried.

@@ -12,6 +12,7 @@ from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes, create_user, issue_key, revoke_key
+from tests.support.log_secrets import register_key, register_secret
 
 
 @dataclass
@@ -40,6 +41,7 @@ class AccountFactory:
             issued = await issue_key(
                 session, user_id=user.id, scopes=list(all_scopes() if scopes is None else scopes)
             )
+        register_key(issued.key, f"API key {issued.key_id}")
         return TestAccount(user_id=user.id, key_id=issued.key_id, key=issued.key)
 
     async def key(
@@ -52,6 +54,7 @@ class AccountFactory:
                 scopes=list(all_scopes() if scopes is None else scopes),
                 expires_in=expires_in,
             )
+        register_key(issued.key, f"API key {issued.key_id}")
         return TestAccount(user_id=user_id, key_id=issued.key_id, key=issued.key)
 
     async def revoke(self, key_id: str) -> None:
@@ -99,6 +102,9 @@ class AccountFactory:
         """An account on a real provider adapter: clear settings, the secret encrypted as the admin CLI
         stores it."""
         box = SecretBox(self.runtime.settings.resolved_secret_key) if secret else None
+        for value in (secret or {}).values():
+            if isinstance(value, str):
+                register_secret(value, f"a {provider} secret")
         async with transaction(self.runtime.sessionmaker) as session:
             account = await accounts_service.add_account(
                 session,

@@ -17,6 +17,7 @@ from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
+    GetJsonSchemaHandler,
     StrictBool,
     StrictInt,
     StrictStr,
@@ -25,7 +26,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, PydanticCustomError
 
 from leadwire.platform.body import RequestModel
 from leadwire.providers.trade import Catalog, PeriodUnit, Role
@@ -126,12 +128,24 @@ PageSize = Annotated[StrictInt, Field(ge=1, le=MAX_PAGE_SIZE)]
 ClampedPageSize = Annotated[StrictInt, BeforeValidator(_clamp_page_size), Field(ge=1, le=MAX_PAGE_SIZE)]
 
 
+class _NullAccepted:
+    """Publishes `null` as an accepted value of a field whose validator maps it to the default."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"anyOf": [handler(schema), {"type": "null"}]}
+
+
 def _catalog_by_role(data: dict[str, Any]) -> Catalog:
     # Called with the fields validated so far; a broken company_role has its own error already.
     return "exports" if data.get("company_role") == "exporter" else "imports"
 
 
-DefaultCatalog = Annotated[Catalog, Field(default_factory=_catalog_by_role, description="default by role")]
+# `null` is accepted as "not given" (`_CustomsRequest._absent_when_null`).
+DefaultCatalog = Annotated[
+    Catalog, _NullAccepted(), Field(default_factory=_catalog_by_role, description="default by role")
+]
 
 
 class _CustomsRequest(RequestModel):
@@ -259,4 +273,6 @@ class SectionRequest(_CustomsRequest):
         default=MAX_PAGE_SIZE, description="out-of-range values are set to 1 or 20"
     )
     period_unit: PeriodUnit = "months"
-    filters: Annotated[SectionFilters, BeforeValidator(_no_filters)] = Field(default_factory=SectionFilters)
+    filters: Annotated[SectionFilters, BeforeValidator(_no_filters), _NullAccepted()] = Field(
+        default_factory=SectionFilters
+    )

@@ -21,7 +21,6 @@ from leadwire.config import Settings
 from leadwire.platform.auth import authenticate_headers
 from leadwire.platform.body import reject_nul
 from leadwire.platform.capability import Capability
-from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.mcp_tools import ToolKit, caller_var
 from leadwire.platform.middleware import send_error
@@ -76,9 +75,7 @@ class McpAuth:
         try:
             self._check_headers(scope, headers)
             body = await _read_body(receive)
-            runtime = self.get_runtime()
-            async with transaction(runtime.reader) as session:
-                caller = await authenticate_headers(headers, session, runtime)
+            caller = await authenticate_headers(headers, self.get_runtime())
         except ApiError as exc:
             await send_error(send, exc)
             return

@@ -15,7 +15,6 @@ from leadwire.platform.body import json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
 from leadwire.platform.jobs import service as jobs
-from leadwire.platform.jobs.views import public_job
 from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.schemas import ItemEnvelope, PublicJob, ReducedJob, documented
@@ -89,5 +88,5 @@ async def get_outreach_job_v1(
     job_id: str = Path(description="job id from a creation response"),
 ) -> JSONResponse:
     # Dispatches and post likes: v1 knows no other job, so another one is not found (before any scope).
-    job = await jobs.get_owned_job(session, caller, job_id, actions=lambda a: a.startswith("outreach."))
-    return json_response(ok_item(public_job(job)))
+    job = await jobs.read_job(session, caller, job_id, actions=lambda a: a.startswith("outreach."))
+    return json_response(ok_item(job))

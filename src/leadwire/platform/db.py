@@ -81,9 +81,21 @@ class DbTimeouts:
 
 
 def make_engine(
-    url: str, *, pool_size: int = 10, readonly: bool = False, timeouts: DbTimeouts | None = None
+    url: str,
+    *,
+    pool_size: int = 10,
+    max_overflow: int | None = None,
+    readonly: bool = False,
+    timeouts: DbTimeouts | None = None,
 ) -> AsyncEngine:
-    """`readonly` matters on SQLite only: its transactions begin DEFERRED and never take the write lock.
+    """An engine for `url`; `readonly` gives the engine of work that only reads (GET requests, waiters,
+    stream followers).
+
+    On SQLite a read-only engine's transactions begin DEFERRED and never take the write lock. On
+    PostgreSQL it runs in autocommit — one round trip per read instead of BEGIN, SELECT, COMMIT; under
+    READ COMMITTED each statement of a transaction takes its own snapshot anyway, so reads see the same
+    — and its sessions are `default_transaction_read_only`, so a write slipped into a read path fails
+    loudly instead of committing statement by statement.
 
     Bind parameters are hidden from SQLAlchemy's error messages: they carry request payloads (message
     bodies, queries), which must never reach a log line.
@@ -95,6 +107,9 @@ def make_engine(
             engine, begin="BEGIN" if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock
         )
         return engine
+    server_settings = {"statement_timeout": str(int(timeouts.statement * 1000))}
+    if readonly:
+        server_settings["default_transaction_read_only"] = "on"
     # No pre-ping (three round trips per checkout on asyncpg): a connection broken by a server restart
     # fails its request with 503 task_unavailable and is discarded by the pool; recycle bounds its age.
     # The server cancels a statement past `statement` (the connection stays usable); the client gives up
@@ -102,14 +117,15 @@ def make_engine(
     engine = create_async_engine(
         url,
         pool_size=pool_size,
-        max_overflow=pool_size,
+        max_overflow=pool_size if max_overflow is None else max_overflow,
         pool_recycle=1800,
         pool_timeout=timeouts.pool,
         hide_parameters=True,
+        isolation_level="AUTOCOMMIT" if readonly else "READ COMMITTED",
         connect_args={
             "timeout": timeouts.connect,
             "command_timeout": timeouts.statement + 2.0,
-            "server_settings": {"statement_timeout": str(int(timeouts.statement * 1000))},
+            "server_settings": server_settings,
         },
     )
     event.listen(engine.sync_engine, "handle_error", _discard_broken_connections)

@@ -31,22 +31,23 @@ class Runtime:
     draining: bool = False
     services: dict[str, Any] = field(default_factory=dict)
     key_cache: dict[str, Any] = field(default_factory=dict)
-    # Sessions for work that only reads (GET requests, waiters, followers). On SQLite their own engine
-    # begins DEFERRED transactions, which never wait for or hold the write lock; elsewhere the same engine.
+    # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
+    # (`make_engine(readonly=True)`): on SQLite DEFERRED transactions, which never wait for or hold the
+    # write lock; on PostgreSQL autocommit, read-only, with a pool of their own.
     read_engine: AsyncEngine | None = None
     read_sessionmaker: async_sessionmaker[AsyncSession] | None = None
 
     def __post_init__(self) -> None:
         if self.read_sessionmaker is None:
-            if self.engine.dialect.name == "sqlite":
-                self.read_engine = make_engine(
-                    self.engine.url.render_as_string(hide_password=False),
-                    readonly=True,
-                    timeouts=DbTimeouts.from_settings(self.settings),
-                )
-                self.read_sessionmaker = make_sessionmaker(self.read_engine)
-            else:
-                self.read_sessionmaker = self.sessionmaker
+            size = self.settings.db_read_pool_size
+            self.read_engine = make_engine(
+                self.engine.url.render_as_string(hide_password=False),
+                readonly=True,
+                pool_size=size,
+                max_overflow=max(1, size // 4),
+                timeouts=DbTimeouts.from_settings(self.settings),
+            )
+            self.read_sessionmaker = make_sessionmaker(self.read_engine)
 
     @property
     def reader(self) -> async_sessionmaker[AsyncSession]:
@@ -74,7 +75,11 @@ async def build_runtime(settings: Settings) -> Runtime:
     from leadwire.platform.notify import make_notifier
 
     set_price_table(parse_price_table(settings.prices))  # a bad table stops the process here
-    engine = make_engine(settings.resolved_database_url, timeouts=DbTimeouts.from_settings(settings))
+    engine = make_engine(
+        settings.resolved_database_url,
+        pool_size=settings.db_pool_size,
+        timeouts=DbTimeouts.from_settings(settings),
+    )
     notifier = make_notifier(
         settings.resolved_database_url, connect_timeout=settings.db_connect_timeout_seconds
     )

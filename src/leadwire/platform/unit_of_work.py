@@ -1,17 +1,17 @@
 """A request's unit of work: the one module that decides when what a request wrote becomes durable.
 
-A request runs in one database session (`request_session`, reached by routes as `Session`). It commits
-at these points and nowhere else:
+A request runs in one database session (`request_session`, reached by routes as `Session`). The key
+lookup is not part of it (it reads on the read engine, `platform.auth`), so a write request's session
+holds no transaction while its idempotency claim, which runs on a connection of its own, is made:
+otherwise concurrent requests could each hold a pooled connection while waiting for a second (a pool
+deadlock), and on SQLite hold the write lock the claim needs. It commits at these points and nowhere
+else:
 
-1. `release_key_lookup` — after authentication, on write requests. The key lookup's transaction ends
-   before the idempotency claim, which runs in a transaction and on a connection of its own:
-   otherwise concurrent requests could each hold a pooled connection while waiting for a second (a
-   pool deadlock), and on SQLite hold the write lock the claim needs.
-2. `commit_with_response` — a creation's job row, its credit reservation and its stored idempotent
+1. `commit_with_response` — a creation's job row, its credit reservation and its stored idempotent
    response commit together, before the response is sent: a replay never sees a job without its
    response, nor a response without its job.
-3. `commit_rewrite` — after `Prefer: wait`, the stored response becomes the 200 actually sent.
-4. the end of the request (`request_session`) — whatever else the handler wrote (a cancel, a non-job
+2. `commit_rewrite` — after `Prefer: wait`, the stored response becomes the 200 actually sent.
+3. the end of the request (`request_session`) — whatever else the handler wrote (a cancel, a non-job
    POST and its stored response), before the response is sent so a failed commit is reported; any
    error rolls everything back.
 
@@ -29,7 +29,7 @@ from leadwire.platform import idempotency
 
 
 async def request_session(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    """The request's session; commit point 4 when the handler returns, rollback when it raises."""
+    """The request's session; commit point 3 when the handler returns, rollback when it raises."""
     async with maker() as session:
         try:
             yield session
@@ -40,17 +40,11 @@ async def request_session(maker: async_sessionmaker[AsyncSession]) -> AsyncItera
             raise
 
 
-async def release_key_lookup(session: AsyncSession) -> None:
-    """Commit point 1 (write requests): end the authentication's transaction before the claim."""
-    if session.in_transaction():
-        await session.commit()
-
-
 async def store_response(
     session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
 ) -> None:
     """A response stored for its key in the session's transaction (a non-job POST's commits at the end
-    of the request, point 4)."""
+    of the request, point 3)."""
     if claim is not None:
         await idempotency.complete(session, claim, status=status, body=body)
 
@@ -58,7 +52,7 @@ async def store_response(
 async def commit_with_response(
     session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
 ) -> None:
-    """Commit point 2: the job (and whatever created it) with the response stored for its key."""
+    """Commit point 1: the job (and whatever created it) with the response stored for its key."""
     await store_response(session, claim, status=status, body=body)
     await session.commit()
 
@@ -66,6 +60,6 @@ async def commit_with_response(
 async def commit_rewrite(
     session: AsyncSession, claim: idempotency.Claim | None, *, status: int, body: dict[str, Any]
 ) -> None:
-    """Commit point 3: after `Prefer: wait`, store the response actually sent."""
+    """Commit point 2: after `Prefer: wait`, store the response actually sent."""
     if claim is not None:
         await commit_with_response(session, claim, status=status, body=body)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs.models import Job
@@ -12,8 +14,16 @@ from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
 
 def register_tools(kit: ToolKit) -> None:
-    async def start(body: PublicWebRequest | ContactsRequest, feature: str, wait_seconds: int) -> PublicJob:
+    async def start(
+        model: type[PublicWebRequest | ContactsRequest],
+        fields: dict[str, Any],
+        feature: str,
+        wait_seconds: int,
+    ) -> PublicJob:
+        # Authorised before the arguments are read, as REST does: a key without the scope is refused
+        # whatever it sends, and an invalid request still counts against the rate limits.
         caller = await kit.allowed("research:write", "task", feature)
+        body = kit.validate(model, fields)
         runtime = kit.get_runtime()
 
         async def create(session: AsyncSession) -> Job:
@@ -37,7 +47,7 @@ def register_tools(kit: ToolKit) -> None:
             "include_domains": include_domains or [],
             "user_location": user_location,
         }
-        return await start(kit.validate(PublicWebRequest, body), "research", wait_seconds)
+        return await start(PublicWebRequest, body, "research", wait_seconds)
 
     @kit.server.tool(description="Contacts of a company by its official domain, with an inferred hierarchy.")
     async def research_contacts(
@@ -48,4 +58,4 @@ def register_tools(kit: ToolKit) -> None:
         wait_seconds: int = 20,
     ) -> PublicJob:
         body = {"domain": domain, "positions": positions or [], "limit": limit, "locale": locale}
-        return await start(kit.validate(ContactsRequest, body), "contacts", wait_seconds)
+        return await start(ContactsRequest, body, "contacts", wait_seconds)

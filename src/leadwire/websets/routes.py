@@ -39,6 +39,14 @@ router = APIRouter(prefix="/api/v2/websets", tags=["websets"])
 WebsetsReader = Annotated[Caller, Depends(require("websets:read", "read"))]
 WebsetsWriter = Annotated[Caller, Depends(require("websets:write", "task"))]
 READ_ERRORS = ("webset_not_found", "invalid_request")
+# Find More requires the header (a retried click must not start a second run); `idempotent()` reads it.
+IDEMPOTENCY_KEY_REQUIRED = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": True,
+    "description": "1-255 printable ASCII characters; a retry with the same key gets the same job",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
+}
 SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
 }
@@ -203,7 +211,7 @@ async def stream_items(
 @router.post(
     "/{webset_id}/find-more",
     status_code=202,
-    openapi_extra=openapi_body(FindMoreRequest),
+    openapi_extra={**openapi_body(FindMoreRequest), "parameters": [IDEMPOTENCY_KEY_REQUIRED]},
     responses={
         **JOB_RESPONSES,
         **errors(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, NotRequired, TypeVar
 
-from pydantic import BaseModel, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
@@ -33,9 +33,10 @@ class CreateWebsetRequest(RequestModel):
         "locale": "locale_invalid",
     }
 
-    query: StrictStr
-    title: StrictStr | None = None
-    count: StrictInt = 25
+    # The published schema states the validators' rules, so clients (and fuzzers) know them.
+    query: StrictStr = Field(json_schema_extra={"maxLength": MAX_QUERY, "pattern": r"\S"})
+    title: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_TITLE})
+    count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
     target_kind: Literal["company", "person"] = "company"
     locale: Literal["en", "zh"] = "en"
 
@@ -64,7 +65,7 @@ class CreateWebsetRequest(RequestModel):
 class FindMoreRequest(RequestModel):
     invalid_codes = {"count": "webset_count_invalid"}
 
-    count: StrictInt = 25
+    count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
 
     @field_validator("count", mode="before")
     @classmethod

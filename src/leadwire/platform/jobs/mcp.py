@@ -16,7 +16,7 @@ def register_tools(kit: ToolKit) -> None:
         caller = await kit.allowed(None, "poll")
 
         async def read(session: AsyncSession) -> PublicJob:
-            return public_job(await service.get_owned_job(session, caller, job_id))
+            return await service.read_job(session, caller, job_id)
 
         return await kit.read(read)
 

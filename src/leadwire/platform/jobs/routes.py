@@ -27,8 +27,7 @@ JobId = Path(description="job id from a creation response")
     "/api/v2/jobs/{job_id}", responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")}
 )
 async def get_job(session: Session, caller: JobReader, job_id: str = JobId) -> JSONResponse:
-    job = await service.get_owned_job(session, caller, job_id)
-    return json_response(ok_item(public_job(job)))
+    return json_response(ok_item(await service.read_job(session, caller, job_id)))
 
 
 @router.post(

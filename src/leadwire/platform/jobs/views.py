@@ -6,13 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from sqlalchemy import Row
+
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.schemas import Channel, JobBilling, JobError, JobStatus, PublicJob, ReducedJob
 from leadwire.platform.time import iso
 
+# A job as an ORM object or as a Core row of the jobs table: the view reads the same attributes.
+JobLike = Job | Row[Any]
 
-def public_job(job: Job) -> PublicJob:
+
+def public_job(job: JobLike) -> PublicJob:
     item = PublicJob(
         id=job.id,
         action=job.action,
@@ -38,7 +43,7 @@ def public_job(job: Job) -> PublicJob:
     return item
 
 
-def _error(job: Job) -> JobError | None:
+def _error(job: JobLike) -> JobError | None:
     """`{code}` of a failed job, with `detail` only when the failure gave one."""
     if job.status != "failed" or not job.error_code:
         return None
