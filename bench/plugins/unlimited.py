@@ -1,5 +1,6 @@
-"""Bench plugin: lifts the `business` plan's rate limits so a load test measures the server, not the
-limiter's 429s. The limiter still runs (same code path and headers); only the numbers change.
+"""Bench plugin: lifts the `business` plan's rate limits and active-job cap so a load test measures the
+server, not the limiter's 429s. The limiter still runs (same code path and headers); only the numbers
+change.
 
 Loaded with `LEADWIRE_PLUGINS=...,bench.plugins.unlimited` only when a benchmark reports that the
 real business limits (poll: 6000/min per key, 12000/min per account) capped its load.
@@ -16,4 +17,5 @@ LIMIT = 1_000_000_000
 PLANS["business"] = replace(
     PLANS["business"],
     rate_limits={name: RateLimit(LIMIT, LIMIT) for name in PLANS["business"].rate_limits},
+    max_active_jobs=LIMIT,
 )

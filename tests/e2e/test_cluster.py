@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,14 @@ class Cluster:
 @pytest.fixture
 def cluster(pg_url: str, tmp_path: Path, redis_url: str) -> Iterator[Cluster]:
     port = free_port()
-    env = process_env(tmp_path, pg_url, LEADWIRE_REDIS_URL=redis_url, LEADWIRE_SHUTDOWN_GRACE_SECONDS="5")
+    env = process_env(
+        tmp_path,
+        pg_url,
+        LEADWIRE_REDIS_URL=redis_url,
+        LEADWIRE_SHUTDOWN_GRACE_SECONDS="5",
+        # A claim whose process died is taken over after this (60 s by default).
+        LEADWIRE_IDEMPOTENCY_LOCK_TIMEOUT_SECONDS="3",
+    )
     log = tmp_path / "cluster.log"
     argv = [*LEADWIRE, "cluster", "--port", str(port), "--api", "2", "--workers", "2", "--no-build-world"]
     with log.open("wb") as out:
@@ -169,3 +177,97 @@ def test_a_killed_supervisor_takes_its_processes_with_it(cluster: Cluster) -> No
     cluster.process.kill()
     cluster.process.wait()
     wait_for(lambda: not any(_alive(pid) for pid in started.values()), timeout=60)
+
+
+def _send_raw_post(cluster: Cluster, path: str, body: bytes, headers: dict[str, str]) -> socket.socket:
+    """A request left in flight on a connection of its own (the test decides what happens to it)."""
+    host, port = cluster.base_url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)), timeout=30)
+    lines = [f"POST {path} HTTP/1.1", f"Host: {host}", f"Content-Length: {len(body)}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    conn.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+    return conn
+
+
+def _holder(cluster: Cluster, conn: socket.socket) -> int:
+    local_port = conn.getsockname()[1]
+    api = cluster.pids("started", "api-").values()
+    holders = [pid for pid in api if _alive(pid) and local_port in _peer_ports(pid)]
+    assert len(holders) == 1, holders
+    return holders[0]
+
+
+async def _pg_fetch(url: str, query: str) -> list[Any]:
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("+asyncpg", ""))
+    try:
+        return list(await connection.fetch(query))
+    finally:
+        await connection.close()
+
+
+@pytest.mark.parametrize("killed", ["before_commit", "while_waiting"])
+def test_an_api_process_killed_during_an_idempotent_creation_leaves_one_job_for_the_retry(
+    cluster: Cluster, pg_url: str, killed: str
+) -> None:
+    """Killed with the creation's transaction open (blocked on the account's balance row), nothing of
+    it survives: retries get 409 `idempotency_key_in_progress` until the dead claim's lock times out,
+    then one creates the job. Killed while `Prefer: wait` holds the committed job, the retry gets that
+    job. Either way one job, found again by every later retry."""
+    key = f"kill-{killed}"
+    body = json.dumps({"message": killed, "sleep": 5.0 if killed == "while_waiting" else 0.0}).encode()
+    headers = {**cluster.headers, "Idempotency-Key": key, "Content-Type": "application/json"}
+    blocker = None
+    if killed == "before_commit":
+        blocker = asyncio.new_event_loop()
+        balance_lock = blocker.run_until_complete(_lock_balances(pg_url))
+    else:
+        headers["Prefer"] = "wait=30"
+    conn = _send_raw_post(cluster, "/api/v2/test/echo", body, headers)
+    try:
+        if killed == "before_commit":
+            wait_for(lambda: _count(pg_url, "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))
+        else:
+            wait_for(lambda: _count(pg_url, "SELECT 1 FROM jobs WHERE status = 'running'"), timeout=30)
+        os.kill(_holder(cluster, conn), signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            assert conn.recv(4096) == b""  # the connection died with its process, unanswered
+    finally:
+        conn.close()
+        if blocker is not None:
+            blocker.run_until_complete(balance_lock.close())
+            blocker.close()
+    assert _count(pg_url, "SELECT 1 FROM jobs") == (0 if killed == "before_commit" else 1)
+
+    headers.pop("Prefer", None)
+    with httpx.Client(base_url=cluster.base_url, timeout=30, headers=headers) as client:
+        ids: list[str] = []
+        in_progress = 0
+        while len(ids) < 6 and in_progress < 20:  # whichever process answers, survivor or restarted
+            response = client.post("/api/v2/test/echo", content=body)
+            if response.status_code == 409:
+                assert response.json()["error"]["code"] == "idempotency_key_in_progress"
+                in_progress += 1
+                time.sleep(float(response.headers["Retry-After"]))
+                continue
+            assert response.status_code in (200, 202), response.text
+            ids.append(response.json()["item"]["id"])
+    assert len(set(ids)) == 1 and (in_progress > 0) == (killed == "before_commit")
+    assert _count(pg_url, "SELECT 1 FROM jobs") == 1
+    with httpx.Client(timeout=10) as client:
+        wait_for(lambda: _finished(cluster, client, ids[0]), timeout=60)
+
+
+def _count(pg_url: str, query: str) -> int:
+    return len(asyncio.run(_pg_fetch(pg_url, query)))
+
+
+async def _lock_balances(url: str) -> Any:
+    """A connection holding every account's balance row (job creation locks it) until closed."""
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("+asyncpg", ""))
+    await connection.execute("BEGIN")
+    await connection.execute("SELECT * FROM credit_balances FOR UPDATE")
+    return connection

@@ -91,21 +91,24 @@ def make_engine(
     """An engine for `url`; `readonly` gives the engine of work that only reads (GET requests, waiters,
     stream followers).
 
-    On SQLite a read-only engine's transactions begin DEFERRED and never take the write lock. On
-    PostgreSQL it runs in autocommit — one round trip per read instead of BEGIN, SELECT, COMMIT; under
-    READ COMMITTED each statement of a transaction takes its own snapshot anyway, so reads see the same
-    — and its sessions are `default_transaction_read_only`, so a write slipped into a read path fails
-    loudly instead of committing statement by statement.
+    A read-only engine runs in autocommit: one call per read instead of BEGIN, SELECT, COMMIT. Under
+    PostgreSQL's READ COMMITTED each statement of a transaction takes its own snapshot anyway, so reads
+    see the same; SQLite (WAL) gives each statement its own snapshot and never takes the write lock
+    for it. On PostgreSQL its sessions are also `default_transaction_read_only`, so a write slipped
+    into a read path fails loudly instead of committing statement by statement.
 
     Bind parameters are hidden from SQLAlchemy's error messages: they carry request payloads (message
     bodies, queries), which must never reach a log line.
     """
     timeouts = timeouts or DbTimeouts()
     if is_sqlite_url(url):
-        engine = create_async_engine(url, connect_args={"timeout": timeouts.lock}, hide_parameters=True)
-        _configure_sqlite(
-            engine, begin="BEGIN" if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock
+        engine = create_async_engine(
+            url,
+            connect_args={"timeout": timeouts.lock},
+            hide_parameters=True,
+            pool_reset_on_return=None if readonly else "rollback",
         )
+        _configure_sqlite(engine, begin=None if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock)
         return engine
     server_settings = {"statement_timeout": str(int(timeouts.statement * 1000))}
     if readonly:
@@ -122,6 +125,8 @@ def make_engine(
         pool_timeout=timeouts.pool,
         hide_parameters=True,
         isolation_level="AUTOCOMMIT" if readonly else "READ COMMITTED",
+        # In autocommit there is no transaction to roll back when a connection goes back to the pool.
+        pool_reset_on_return=None if readonly else "rollback",
         connect_args={
             "timeout": timeouts.connect,
             "command_timeout": timeouts.statement + 2.0,
@@ -151,7 +156,7 @@ def _discard_broken_connections(context: Any) -> None:
         context.is_disconnect = True
 
 
-def _configure_sqlite(engine: AsyncEngine, *, begin: str, busy_seconds: float) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, begin: str | None, busy_seconds: float) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not pysqlite, decide when transactions start (see _on_begin).
@@ -163,10 +168,13 @@ def _configure_sqlite(engine: AsyncEngine, *, begin: str, busy_seconds: float) -
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
+    if begin is None:
+        return  # autocommit: every statement is its own implicit transaction
+
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         # Writers take the write lock up front (IMMEDIATE): a deferred transaction that later writes can
-        # fail with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry. Readers (WAL) take none.
+        # fail with SQLITE_BUSY_SNAPSHOT, which busy_timeout does not retry.
         connection.exec_driver_sql(begin)
 
 

@@ -13,7 +13,7 @@ import hmac
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, Gauge, generate_latest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response
@@ -125,4 +125,18 @@ async def metrics(request: Request, runtime: Runtime = Depends(get_runtime)) -> 
             raise ApiError("api_key_missing", detail="send Authorization: Bearer <LEADWIRE_METRICS_TOKEN>")
         if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
             raise ApiError("api_key_invalid", detail="not the metrics token")
+    _sample_process_state(runtime)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+
+TASKS = Gauge("leadwire_asyncio_tasks", "asyncio tasks alive in this process (requests, streams, workers)")
+POOL_IN_USE = Gauge("leadwire_db_connections_in_use", "database connections checked out of a pool", ["pool"])
+
+
+def _sample_process_state(runtime: Runtime) -> None:
+    """Gauges read when scraped: what a leak (of streams, tasks or connections) would grow."""
+    TASKS.set(len(asyncio.all_tasks()))
+    for name, engine in (("write", runtime.engine), ("read", runtime.read_engine)):
+        checkedout = getattr(engine.pool, "checkedout", None) if engine is not None else None
+        if checkedout is not None:
+            POOL_IN_USE.labels(pool=name).set(checkedout())

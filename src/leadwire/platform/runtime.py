@@ -32,8 +32,8 @@ class Runtime:
     services: dict[str, Any] = field(default_factory=dict)
     key_cache: dict[str, Any] = field(default_factory=dict)
     # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
-    # (`make_engine(readonly=True)`): on SQLite DEFERRED transactions, which never wait for or hold the
-    # write lock; on PostgreSQL autocommit, read-only, with a pool of their own.
+    # (`make_engine(readonly=True)`): autocommit, so a read is one call; it never waits for or holds
+    # SQLite's write lock; on PostgreSQL its sessions are read-only, with a pool of their own.
     read_engine: AsyncEngine | None = None
     read_sessionmaker: async_sessionmaker[AsyncSession] | None = None
 

@@ -8,16 +8,17 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.runtime import Runtime
 from leadwire.platform.unit_of_work import request_session
 
 
-async def db_session(
-    request: Request, runtime: Runtime = Depends(get_runtime)
-) -> AsyncIterator[AsyncSession]:
+async def db_session(request: Request) -> AsyncIterator[AsyncSession]:
     # A GET only reads: on SQLite it must not hold the write lock (a stream or a wait may outlast it).
-    maker = runtime.reader if request.method in ("GET", "HEAD") else runtime.sessionmaker
-    async for session in request_session(maker):
+    # The runtime is reached directly, not as a dependency: a level of resolution on every request.
+    runtime: Runtime = request.app.state.runtime
+    read_only = request.method in ("GET", "HEAD")
+    maker = runtime.reader if read_only else runtime.sessionmaker
+    async for session in request_session(maker, read_only=read_only):
         yield session
 
 

@@ -28,12 +28,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from leadwire.platform import idempotency
 
 
-async def request_session(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    """The request's session; commit point 3 when the handler returns, rollback when it raises."""
+async def request_session(
+    maker: async_sessionmaker[AsyncSession], *, read_only: bool = False
+) -> AsyncIterator[AsyncSession]:
+    """The request's session; commit point 3 when the handler returns, rollback when it raises.
+
+    A read-only request (a GET, on the read engine) has nothing to commit: its session is closed."""
     async with maker() as session:
         try:
             yield session
-            if session.in_transaction():
+            if not read_only and session.in_transaction():
                 await session.commit()
         except BaseException:
             await session.rollback()
