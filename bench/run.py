@@ -44,6 +44,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("dispatch.py", []),
     ("customs.py", []),
     ("websets_sse.py", []),
+    ("cluster_load.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")
