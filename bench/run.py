@@ -44,6 +44,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("dispatch.py", []),
     ("customs.py", []),
     ("websets_sse.py", []),
+    ("websets_sse.py", ["--api-processes", "2"]),
     ("cluster_load.py", []),
 ]
 

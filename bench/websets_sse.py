@@ -17,6 +17,9 @@ Baseline (same run, same client process, same uvicorn settings): a bare Starlett
 `GET /stream` is a StreamingResponse fed by an in-memory queue per client and whose `POST /publish`
 puts one event (same payload) into every queue: the floor of fanning one event out to 500 sockets
 from one process. Ratio: Leadwire ÷ bare (lower is better). Target: p99 <= 250 ms.
+With `--api-processes 2` the clients connect to `leadwire cluster --api 2 --workers 0` (one address,
+two API processes, PostgreSQL + Redis): the kernel spreads them over both, and each process follows
+through its own LISTEN connection (figures `websets_sse_2_api_*`; the baseline stays one bare process).
 SQLite is not measured: its notifier is in-process (`leadwire serve` writes from its own worker), so
 a writer in another process is only seen by the followers' 1 s re-read.
 
@@ -214,8 +217,12 @@ class Result:
 
 
 def _cpu_seconds(pid: int) -> float:
+    """CPU of the server process and its live children (the API processes of `leadwire cluster`)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, clock ticks of 10 ms
+    own = (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, clock ticks of 10 ms
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    kids = [int(child) for child in children.read_text().split()] if children.exists() else []
+    return own + sum(_cpu_seconds(kid) for kid in kids if Path(f"/proc/{kid}/stat").exists())
 
 
 def _item(n: int) -> dict[str, Any]:
@@ -447,7 +454,7 @@ async def _measure_baseline(tmp: Path, url: str, server_pid: int, args: Any) -> 
         return await _drive(tmp, "baseline", url, "/stream", "", server_pid, args, write, complete)
 
 
-def _report(leadwire: Result, bare: Result) -> None:
+def _report(leadwire: Result, bare: Result, prefix: str) -> None:
     for label, result in (("leadwire", leadwire), ("baseline", bare)):
         bs.note(
             f"{label}: {result.connected}/{result.clients} streams, {result.written} events written, "
@@ -465,7 +472,7 @@ def _report(leadwire: Result, bare: Result) -> None:
     p50, p99 = bs.percentile(leadwire.latencies_ms, 50), bs.percentile(leadwire.latencies_ms, 99)
     b50, b99 = bs.percentile(bare.latencies_ms, 50), bs.percentile(bare.latencies_ms, 99)
     bs.emit_triple(
-        "websets_sse_p50_ms",
+        f"{prefix}_p50_ms",
         p50,
         b50,
         "ms",
@@ -473,7 +480,7 @@ def _report(leadwire: Result, bare: Result) -> None:
         target="Leadwire / bare; no target",
     )
     bs.emit_triple(
-        "websets_sse_p99_ms",
+        f"{prefix}_p99_ms",
         p99,
         b99,
         "ms",
@@ -481,7 +488,7 @@ def _report(leadwire: Result, bare: Result) -> None:
         target=f"Leadwire / bare; target p99 <= {TARGET_P99_MS:.0f} ms: {bs.verdict(p99 <= TARGET_P99_MS)}",
     )
     bs.emit_triple(
-        "websets_sse_max_ms",
+        f"{prefix}_max_ms",
         max(leadwire.latencies_ms, default=float("nan")),
         max(bare.latencies_ms, default=float("nan")),
         "ms",
@@ -489,7 +496,7 @@ def _report(leadwire: Result, bare: Result) -> None:
         target="Leadwire / bare; no target",
     )
     bs.emit_triple(
-        "websets_sse_clients_connected",
+        f"{prefix}_clients_connected",
         leadwire.connected,
         bare.connected,
         "clients",
@@ -497,12 +504,12 @@ def _report(leadwire: Result, bare: Result) -> None:
         target=f"of {leadwire.clients}",
     )
     bs.emit_triple(
-        "websets_sse_events_lost",
+        f"{prefix}_events_lost",
         leadwire.lost,
         bare.lost,
         "deliveries",
         ratio=float(leadwire.lost - bare.lost),
-        ratio_name="websets_sse_events_lost_diff",
+        ratio_name=f"{prefix}_events_lost_diff",
         target=f"Leadwire - bare, of {leadwire.written} events x {leadwire.connected} clients; "
         f"must be 0: {bs.verdict(leadwire.lost == 0)}",
     )
@@ -523,6 +530,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--events", type=int, default=60)
     parser.add_argument("--rate", type=float, default=5.0, help="events written per second")
+    parser.add_argument(
+        "--api-processes",
+        type=int,
+        default=1,
+        help="API processes: above 1, `leadwire cluster --api N --workers 0` on one address (Redis too)",
+    )
     parser.add_argument("--api-plugins", default="", help="LEADWIRE_PLUGINS of the API (to try a change)")
     parser.add_argument("--api-pythonpath", default="", help="prepended to the API's PYTHONPATH")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
@@ -542,8 +555,9 @@ def main() -> None:
         )
         return
     args.clients = min(args.clients, 500)
+    processes = "one process" if args.api_processes == 1 else f"{args.api_processes} API processes"
     bs.note(
-        f"{args.clients} SSE clients on one process; {args.events} events at {args.rate:g}/s "
+        f"{args.clients} SSE clients on {processes}; {args.events} events at {args.rate:g}/s "
         f"(+1 warm-up); latency = received - written (just before commit / publish)"
     )
     if not bs.postgres_reachable():
@@ -562,7 +576,12 @@ def main() -> None:
             bs.run_checked(bs.leadwire_cmd("migrate"), env)
             seeded = asyncio.run(_seed(database_url))
             port = str(bs.free_port())
-            with bs.running(bs.leadwire_cmd("api", "--port", port), env, tmp / "api.log") as api:
+            argv = bs.leadwire_cmd("api", "--port", port)
+            if args.api_processes > 1:
+                env["LEADWIRE_REDIS_URL"] = bs.REDIS_URL
+                argv = bs.leadwire_cmd("cluster", "--port", port, "--workers", "0", "--no-build-world")
+                argv += ["--api", str(args.api_processes)]
+            with bs.running(argv, env, tmp / "api.log") as api:
                 url = f"http://127.0.0.1:{port}"
                 bs.wait_http_ok(f"{url}/readyz", api, timeout=120.0)
                 leadwire = asyncio.run(_measure_leadwire(tmp, url, database_url, api.pid, seeded, args))
@@ -575,7 +594,9 @@ def main() -> None:
             url = f"http://127.0.0.1:{port}"
             bs.wait_http_ok(f"{url}/readyz", bare_server, timeout=60.0)
             bare = asyncio.run(_measure_baseline(tmp, url, bare_server.pid, args))
-    _report(leadwire, bare)
+    _report(
+        leadwire, bare, "websets_sse" if args.api_processes == 1 else f"websets_sse_{args.api_processes}_api"
+    )
 
 
 if __name__ == "__main__":
