@@ -4,6 +4,7 @@ latest one goes down and up again on both."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from alembic.migration import MigrationContext
 import leadwire.models as models
 from leadwire.platform.migrate import alembic_config, upgrade
 from tests.conftest import PG_ADMIN_DSN, _pg_admin, _sqlalchemy_pg_url, service_missing
+from tests.support.processes import LEADWIRE, REPO, process_env
 
 
 def _sync(url: str) -> str:
@@ -69,3 +71,29 @@ def test_job_error_detail_and_request_id_migrate_up_and_down(empty_database_url:
     assert not {"error_detail", "request_id"} & _job_columns(empty_database_url)
     upgrade(empty_database_url)
     assert _drift(empty_database_url) == []  # the way down left the rest of the schema as it was
+
+
+@pytest.fixture
+def empty_pg_url(tmp_path: Path) -> Iterator[str]:
+    name = f"lw_mig_{uuid.uuid4().hex[:10]}"
+    try:
+        asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        service_missing(f"PostgreSQL at {PG_ADMIN_DSN} ({exc})")
+    yield _sqlalchemy_pg_url(name)
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_migrate_runs_started_at_once_take_turns(empty_pg_url: str, tmp_path: Path) -> None:
+    """Two machines of a deploy running `leadwire migrate` together: without the advisory lock both
+    would create the same tables and one would fail."""
+    env = process_env(tmp_path, empty_pg_url)
+    runs = [
+        subprocess.Popen(
+            [*LEADWIRE, "migrate"], env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in range(3)
+    ]
+    outcomes = [(run.wait(timeout=120), run.stderr.read().decode()[-2000:]) for run in runs if run.stderr]
+    assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
+    assert _drift(empty_pg_url) == []
