@@ -375,6 +375,33 @@ def key_create(
     _admin(work)
 
 
+@key_app.command("list")
+def key_list(user: str = typer.Option(...)) -> None:
+    """The user's keys: id, prefix, scopes, dates; never the key itself (only its digest is stored)."""
+    from leadwire.platform.time import iso
+    from leadwire.platform.users import list_keys
+
+    async def work(session: Any) -> dict[str, Any]:
+        keys = await list_keys(session, user)
+        return {
+            "user_id": user,
+            "keys": [
+                {
+                    "key_id": key.id,
+                    "prefix": key.prefix,
+                    "mode": key.mode,
+                    "scopes": key.scopes,
+                    "created_at": iso(key.created_at),
+                    "expires_at": iso(key.expires_at),
+                    "revoked_at": iso(key.revoked_at),
+                }
+                for key in keys
+            ],
+        }
+
+    _admin(work)
+
+
 @key_app.command("revoke")
 def key_revoke(key_id: str) -> None:
     from leadwire.platform.users import revoke_key

@@ -123,6 +123,11 @@ def test_admin_cli_contract(tmp_path: Path) -> None:
     status = admin("account", "set-status", str(account["account_id"]), "reconnect_required")
     assert status == {"account_id": account["account_id"], "status": "reconnect_required"}
     assert admin("key", "revoke", str(key["key_id"])) == {"key_id": key["key_id"], "revoked": True}
+    listed = admin("key", "list", "--user", user_id)["keys"]
+    assert [(k["key_id"], k["prefix"], k["scopes"]) for k in listed] == [
+        (key["key_id"], str(key["key"]).removeprefix("lw_test_")[:8], ["credits:read"])
+    ]
+    assert listed[0]["revoked_at"] is not None and str(key["key"]) not in json.dumps(listed)
     failed = subprocess.run(
         [*LEADWIRE, "admin", "user", "create", "--email", "x@y.example", "--plan", "platinum"],
         env=env,

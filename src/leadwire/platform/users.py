@@ -137,6 +137,16 @@ async def revoke_key(session: AsyncSession, key_id: str) -> ApiKey:
     return key
 
 
+async def list_keys(session: AsyncSession, user_id: str) -> list[ApiKey]:
+    """A user's keys, oldest first (what rotation needs: which key ids exist, which are still live)."""
+    if await session.get(User, user_id) is None:
+        raise LookupError(f"no user {user_id}")
+    result = await session.execute(
+        select(ApiKey).where(ApiKey.user_id == user_id).order_by(ApiKey.created_at, ApiKey.id)
+    )
+    return list(result.scalars())
+
+
 async def find_key(session: AsyncSession, raw_key: str) -> tuple[ApiKey, User] | None:
     result = await session.execute(
         select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(ApiKey.digest == digest_key(raw_key))
