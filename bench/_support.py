@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import math
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -100,6 +102,30 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 # --- processes ---------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class WrkRun:
+    """What one `wrk --latency` run printed."""
+
+    rps: float
+    requests: int
+    non_2xx: int
+    p99_ms: float
+
+
+def run_wrk(base_url: str, script: Path, *, connections: int, seconds: int) -> WrkRun:
+    """`wrk -t1 --latency` with a Lua `script` from this process (loopback only)."""
+    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base_url]
+    output = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 30, check=True).stdout
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    total = re.search(r"(\d+) requests in", output)
+    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", output)
+    if rps is None or total is None or p99 is None:
+        raise RuntimeError(f"unexpected wrk output:\n{output}")
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    return WrkRun(float(rps.group(1)), int(total.group(1)), int(non_2xx.group(1)) if non_2xx else 0, p99_ms)
 
 
 def free_port() -> int:

@@ -26,9 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import re
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -72,15 +70,8 @@ def _lua(method: str, path: str, key: str, body: str | None) -> str:
 
 
 def _wrk(base_url: str, script: Path, connections: int, seconds: int) -> Figure:
-    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base_url]
-    out = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 30, check=True).stdout
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", out)
-    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    if rps is None or p99 is None:
-        raise RuntimeError(f"unexpected wrk output:\n{out}")
-    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
-    return Figure(float(rps.group(1)), float(p99.group(1)) * scale, int(non_2xx.group(1)) if non_2xx else 0)
+    run = bs.run_wrk(base_url, script, connections=connections, seconds=seconds)
+    return Figure(run.rps, run.p99_ms, run.non_2xx)
 
 
 def mixed_load(deployment: Deployment, seconds: int, tmp: Path) -> dict[str, Figure]:

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -170,16 +169,8 @@ def _lua(path: str, keys: list[str]) -> str:
 def _wrk(base_url: str, path: str, keys: list[str], seconds: int, connections: int, tmp: Path) -> Load:
     script = tmp / "rotate.lua"
     script.write_text(_lua(path, keys))
-    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", str(script), base_url]
-    output = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 30, check=True).stdout
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
-    total = re.search(r"(\d+) requests in", output)
-    non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)\b", output)
-    if rps is None or total is None or p99 is None:
-        raise RuntimeError(f"unexpected wrk output:\n{output}")
-    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
-    return Load(float(rps.group(1)), int(total.group(1)), int(non_2xx.group(1)) if non_2xx else 0, p99_ms)
+    run = bs.run_wrk(base_url, script, connections=connections, seconds=seconds)
+    return Load(run.rps, run.requests, run.non_2xx, run.p99_ms)
 
 
 async def _httpx_load(url: str, keys: list[str], seconds: float, connections: int) -> dict[str, float]:

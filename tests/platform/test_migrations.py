@@ -44,6 +44,10 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'migrations.db'}"
         return
+    yield from _empty_pg_database()
+
+
+def _empty_pg_database() -> Iterator[str]:
     name = f"lw_mig_{uuid.uuid4().hex[:10]}"
     try:
         asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
@@ -74,14 +78,8 @@ def test_job_error_detail_and_request_id_migrate_up_and_down(empty_database_url:
 
 
 @pytest.fixture
-def empty_pg_url(tmp_path: Path) -> Iterator[str]:
-    name = f"lw_mig_{uuid.uuid4().hex[:10]}"
-    try:
-        asyncio.run(_pg_admin(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:
-        service_missing(f"PostgreSQL at {PG_ADMIN_DSN} ({exc})")
-    yield _sqlalchemy_pg_url(name)
-    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+def empty_pg_url() -> Iterator[str]:
+    yield from _empty_pg_database()
 
 
 def test_migrate_runs_started_at_once_take_turns(empty_pg_url: str, tmp_path: Path) -> None:
