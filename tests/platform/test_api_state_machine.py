@@ -15,7 +15,7 @@ Deterministic: derandomized generation (no example database), and no worker runs
 `run_worker` starts one and stops it once nothing due is left (a job paced for later stays pending), so
 the state a step sees does not depend on timing. A job is held `running` by the test plugin's echo action
 (`block_file`), on a worker of its own, so that cancelling a running job is exercised too.
-`LEADWIRE_FUZZ_EXAMPLES` (default 12) sets the number of sequences.
+`LEADWIRE_FUZZ_EXAMPLES` (default 8) sets the number of sequences.
 """
 
 from __future__ import annotations

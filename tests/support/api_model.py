@@ -33,7 +33,7 @@ from tests.support.lifespan import app_lifespan
 
 T = TypeVar("T")
 
-EXAMPLES = int(os.environ.get("LEADWIRE_FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("LEADWIRE_FUZZ_EXAMPLES", "8"))
 STEPS = 14
 TERMINAL = ("succeeded", "failed", "cancelled")
 PENDING = ("queued", "scheduled")
