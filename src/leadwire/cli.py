@@ -1,7 +1,5 @@
-"""The `leadwire` command: serve, api, worker, migrate, admin and sandbox commands.
-
-Admin commands print one JSON object on stdout (an operator and test contract: keep the shapes).
-"""
+"""The `leadwire` command: serve, api, worker, cluster, migrate and sandbox commands; `admin` is
+`leadwire/admin_cli.py`."""
 
 from __future__ import annotations
 
@@ -10,33 +8,24 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import typer
 
+from leadwire.admin_cli import admin_app, install_capabilities
+from leadwire.admin_cli import emit as _emit
+from leadwire.admin_cli import fail as _fail
 from leadwire.client.cli import outreach_app
 from leadwire.client.customs_cli import customs_app
 from leadwire.client.websets_cli import websets_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
 
-T = TypeVar("T")
-
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Leadwire: outreach, discovery and trade data API."
 )
-admin_app = typer.Typer(no_args_is_help=True, help="Operator commands (JSON on stdout).")
-user_app = typer.Typer(no_args_is_help=True)
-key_app = typer.Typer(no_args_is_help=True)
-credits_app = typer.Typer(no_args_is_help=True)
-account_app = typer.Typer(no_args_is_help=True)
-admin_app.add_typer(user_app, name="user")
-admin_app.add_typer(key_app, name="key")
-admin_app.add_typer(credits_app, name="credits")
-admin_app.add_typer(account_app, name="account")
 app.add_typer(admin_app, name="admin")
 
 app.add_typer(sandbox_cli.sandbox_app, name="sandbox", help="Build the offline sandbox world.")
@@ -98,59 +87,18 @@ def sandbox_outbox(
         typer.echo(json.dumps(record, ensure_ascii=False))
 
 
-def _emit(payload: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(payload) + "\n")
-
-
-def _fail(message: str) -> None:
-    sys.stderr.write(json.dumps({"error": message}) + "\n")
-    raise typer.Exit(code=1)
-
-
 def _prepare(settings: Settings) -> None:
     from leadwire.platform.logging import configure_logging
 
     configure_logging(settings.log_level)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    _install_capabilities(settings)
-
-
-def _install_capabilities(settings: Settings) -> None:
-    """Scopes, actions, plan features and body limits come from the capabilities' declarations."""
-    from leadwire import capabilities
-
-    capabilities.enabled(settings.plugin_modules)
+    install_capabilities(settings)
 
 
 def _migrate(settings: Settings) -> None:
     from leadwire.platform.migrate import upgrade
 
     upgrade(settings.resolved_database_url)
-
-
-async def _with_session(settings: Settings, work: Callable[[Any], Awaitable[T]]) -> T:
-    import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
-    from leadwire.platform.db import make_engine, make_sessionmaker, transaction
-
-    engine = make_engine(settings.resolved_database_url)
-    try:
-        async with transaction(make_sessionmaker(engine)) as session:
-            return await work(session)
-    finally:
-        await engine.dispose()
-
-
-def _admin(work: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
-    settings = load_settings()
-    _install_capabilities(settings)
-    from sqlalchemy.exc import IntegrityError
-
-    try:
-        _emit(asyncio.run(_with_session(settings, work)))
-    except (ValueError, LookupError) as exc:
-        _fail(str(exc))
-    except IntegrityError:
-        _fail("conflicts with existing data (duplicate email, or an id that does not exist)")
 
 
 @app.command()
@@ -335,186 +283,6 @@ async def _run_worker(settings: Settings, concurrency: int | None) -> None:
 
 
 # --- admin -----------------------------------------------------------------------------------------
-
-
-@user_app.command("create")
-def user_create(
-    email: str = typer.Option(...), plan: str = typer.Option("free"), credits: int = typer.Option(0, min=0)
-) -> None:
-    from leadwire.platform.billing import ledger
-    from leadwire.platform.users import create_user
-
-    async def work(session: Any) -> dict[str, Any]:
-        user = await create_user(session, email=email, plan=plan)
-        if credits:
-            await ledger.grant(session, user.id, credits)
-        return {"user_id": user.id}
-
-    _admin(work)
-
-
-@key_app.command("create")
-def key_create(
-    user: str = typer.Option(...),
-    scopes: str = typer.Option("all"),
-    expires_in: int | None = typer.Option(None, min=1),
-    mode: str = typer.Option("live"),
-) -> None:
-    from leadwire.platform.users import issue_key, parse_scopes
-
-    async def work(session: Any) -> dict[str, Any]:
-        issued = await issue_key(
-            session,
-            user_id=user,
-            scopes=parse_scopes(scopes),
-            mode=mode,
-            expires_in=timedelta(seconds=expires_in) if expires_in else None,
-        )
-        return {"key_id": issued.key_id, "key": issued.key}
-
-    _admin(work)
-
-
-@key_app.command("list")
-def key_list(user: str = typer.Option(...)) -> None:
-    """The user's keys: id, prefix, scopes, dates; never the key itself (only its digest is stored)."""
-    from leadwire.platform.time import iso
-    from leadwire.platform.users import list_keys
-
-    async def work(session: Any) -> dict[str, Any]:
-        keys = await list_keys(session, user)
-        return {
-            "user_id": user,
-            "keys": [
-                {
-                    "key_id": key.id,
-                    "prefix": key.prefix,
-                    "mode": key.mode,
-                    "scopes": key.scopes,
-                    "created_at": iso(key.created_at),
-                    "expires_at": iso(key.expires_at),
-                    "revoked_at": iso(key.revoked_at),
-                }
-                for key in keys
-            ],
-        }
-
-    _admin(work)
-
-
-@key_app.command("revoke")
-def key_revoke(key_id: str) -> None:
-    from leadwire.platform.users import revoke_key
-
-    async def work(session: Any) -> dict[str, Any]:
-        key = await revoke_key(session, key_id)
-        return {"key_id": key.id, "revoked": True}
-
-    _admin(work)
-
-
-@credits_app.command("grant")
-def credits_grant(user: str = typer.Option(...), amount: int = typer.Option(..., min=1)) -> None:
-    from leadwire.platform.billing import ledger
-    from leadwire.platform.users import User
-
-    async def work(session: Any) -> dict[str, Any]:
-        if await session.get(User, user) is None:
-            raise LookupError(f"no user {user}")
-        view = await ledger.grant(session, user, amount)
-        return {"user_id": user, "balance": view.balance}
-
-    _admin(work)
-
-
-@account_app.command("add")
-def account_add(
-    user: str = typer.Option(...),
-    channel: str = typer.Option(...),
-    provider: str = typer.Option(...),
-    name: str | None = typer.Option(None),
-    identifier: str | None = typer.Option(None, help="address, profile URL or phone shown for the account"),
-    smtp_host: str | None = typer.Option(None),
-    smtp_port: int = typer.Option(587),
-    smtp_username: str | None = typer.Option(None),
-    smtp_password: str | None = typer.Option(None),
-    smtp_tls: str = typer.Option("starttls", help="starttls, tls or none"),
-    from_address: str | None = typer.Option(None),
-    unipile_dsn: str | None = typer.Option(None),
-    unipile_api_key: str | None = typer.Option(None),
-    unipile_account_id: str | None = typer.Option(None),
-    wa_phone_number_id: str | None = typer.Option(None),
-    wa_access_token: str | None = typer.Option(None),
-) -> None:
-    from leadwire.platform import connect as service
-    from leadwire.platform.crypto import SecretBox
-
-    settings_, secret = _provider_options(
-        provider,
-        smtp_host=smtp_host,
-        smtp_port=smtp_port,
-        smtp_username=smtp_username,
-        smtp_password=smtp_password,
-        smtp_tls=smtp_tls,
-        from_address=from_address,
-        unipile_dsn=unipile_dsn,
-        unipile_api_key=unipile_api_key,
-        unipile_account_id=unipile_account_id,
-        wa_phone_number_id=wa_phone_number_id,
-        wa_access_token=wa_access_token,
-    )
-    box = SecretBox(load_settings().resolved_secret_key) if secret else None
-
-    async def work(session: Any) -> dict[str, Any]:
-        account = await service.add_account(
-            session,
-            user_id=user,
-            channel=channel,
-            provider=provider,
-            display_name=name or f"{channel} ({provider})",
-            identifier=identifier or from_address or unipile_account_id or wa_phone_number_id or "",
-            settings=settings_,
-            secret=secret,
-            box=box,
-        )
-        return {"account_id": account.id}
-
-    _admin(work)
-
-
-def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Split provider options into clear settings and the secret part that is stored encrypted."""
-    if provider == "smtp":
-        if not options["smtp_host"] or not options["from_address"]:
-            _fail("smtp needs --smtp-host and --from-address")
-        clear = {
-            k: options[k] for k in ("smtp_host", "smtp_port", "smtp_username", "smtp_tls", "from_address")
-        }
-        return clear, ({"smtp_password": options["smtp_password"]} if options["smtp_password"] else None)
-    if provider == "unipile":
-        if not options["unipile_dsn"] or not options["unipile_api_key"] or not options["unipile_account_id"]:
-            _fail("unipile needs --unipile-dsn, --unipile-api-key and --unipile-account-id")
-        return {k: options[k] for k in ("unipile_dsn", "unipile_account_id")}, {
-            "api_key": options["unipile_api_key"]
-        }
-    if provider == "whatsapp_cloud":
-        if not options["wa_phone_number_id"] or not options["wa_access_token"]:
-            _fail("whatsapp_cloud needs --wa-phone-number-id and --wa-access-token")
-        return {"phone_number_id": options["wa_phone_number_id"]}, {
-            "access_token": options["wa_access_token"]
-        }
-    return {}, None
-
-
-@account_app.command("set-status")
-def account_set_status(account_id: str, status: str) -> None:
-    from leadwire.platform import connect as service
-
-    async def work(session: Any) -> dict[str, Any]:
-        account = await service.set_status(session, account_id, status)
-        return {"account_id": account.id, "status": account.status}
-
-    _admin(work)
 
 
 def main() -> None:
