@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import FrameType
 
 LEADWIRE = [sys.executable, "-m", "leadwire.cli"]
@@ -61,7 +61,6 @@ class Supervisor:
     env: Mapping[str, str]
     grace_seconds: float
     stopping: bool = False
-    events: list[dict[str, object]] = field(default_factory=list)
 
     def run(self) -> int:
         """Start every child, keep them running until SIGINT/SIGTERM, then stop them; the exit code."""
@@ -130,7 +129,6 @@ class Supervisor:
 
     def _report(self, event: str, child: Child, **extra: object) -> None:
         record: dict[str, object] = {"cluster": event, "process": child.name, "pid": child.pid, **extra}
-        self.events.append(record)
         sys.stdout.write(json.dumps(record) + "\n")
         sys.stdout.flush()
 
