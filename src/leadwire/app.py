@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,6 +23,7 @@ from leadwire.platform import health
 from leadwire.platform.db import is_lost_race, is_transient
 from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
+from leadwire.platform.flat_route import FlatDispatch
 from leadwire.platform.gcfreeze import freeze_startup_heap
 from leadwire.platform.http import ReplayedResponse
 from leadwire.platform.middleware import RequestContextMiddleware
@@ -78,6 +80,17 @@ async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))
 
 
+class _LeadwireAPI(FastAPI):
+    """FastAPI whose flat routes (`platform.flat_route`) are answered outside its own middleware stack:
+    its error, telemetry and body-limit layers cost a job poll more than its route. `flat_context`
+    wraps what a flat route answers (the request context every other route gets inside the stack)."""
+
+    flat_context: Callable[[ASGIApp], ASGIApp] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return FlatDispatch(super().build_middleware_stack(), api=self, wrap=self.flat_context)
+
+
 class _AtRoot:
     """Serves a mounted app at its bare prefix too (`/mcp` as `/mcp/`): no redirect, which would echo
     the request's Host header back in `Location`. (A class: Starlette wraps a plain function as a
@@ -129,7 +142,7 @@ def create_app(
             if own_runtime:
                 await app.state.runtime.close()
 
-    app = FastAPI(
+    app = _LeadwireAPI(
         title="Leadwire API",
         version="0.1.0",
         description="Outreach, prospect discovery and trade data. See docs/architecture.md.",
@@ -161,10 +174,12 @@ def create_app(
         Route("/mcp", _AtRoot(mcp_app), methods=["GET", "POST", "DELETE"], include_in_schema=False)
     )
     app.mount("/mcp", mcp_app)
-    app.add_middleware(
+    request_context = functools.partial(
         RequestContextMiddleware,
         allowed_hosts=settings.allowed_host_list or ("*",),
         body_timeout_seconds=settings.body_timeout_seconds,
     )
+    app.add_middleware(request_context)
+    app.flat_context = request_context
     install_openapi(app)
     return app

@@ -47,9 +47,11 @@ class Settings(BaseSettings):
     # PostgreSQL connections per process: the write pool (`db_pool_size`, and as many again in bursts)
     # and the read pool of GET requests, waiters and stream followers (`db_read_pool_size`, a quarter
     # more in bursts). Size the read pool to the requests a process serves at once: a burst connection
-    # is opened and closed per use.
+    # is opened and closed per use. The job poll reads on a pool of its own (`db_poll_pool_size`, opened
+    # on demand, closed after a minute idle): a read holds a connection for one round trip only.
     db_pool_size: int = Field(default=10, ge=1, le=512)
     db_read_pool_size: int = Field(default=16, ge=1, le=512)
+    db_poll_pool_size: int = Field(default=8, ge=1, le=512)
     db_lock_timeout_seconds: float = Field(default=10.0, gt=0)  # SQLite busy timeout
     redis_timeout_seconds: float = Field(default=0.5, gt=0)
     # After a Redis failure, rate limits use per-process counters for this long before Redis is retried.

@@ -27,7 +27,8 @@ def free_port() -> int:
 def process_env(data_dir: Path, database_url: str | None = None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LEADWIRE_")}
     env.update(
-        PYTHONPATH=str(REPO),
+        # This tree's own sources first, then the repository (tests.*): a worktree's processes run its code.
+        PYTHONPATH=os.pathsep.join((str(REPO / "src"), str(REPO))),
         LEADWIRE_DATA_DIR=str(data_dir),
         LEADWIRE_PLUGINS="tests.support.echo",
         LEADWIRE_LOG_LEVEL="warning",

@@ -13,6 +13,7 @@ from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.body import json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.flat_route import flat_get
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
 from leadwire.platform.jobs import service as jobs
 from leadwire.platform.openapi import errors
@@ -78,15 +79,18 @@ for _version in ("v1", "v2"):
     )
 
 
-@router.get(
+@flat_get(
+    router,
     "/api/v1/outreach/jobs/{job_id}",
     responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
 )
 async def get_outreach_job_v1(
-    session: Session,
     caller: OutreachJobReader,
     job_id: str = Path(description="job id from a creation response"),
+    runtime: Runtime = Depends(get_runtime),
 ) -> JSONResponse:
     # Dispatches and post likes: v1 knows no other job, so another one is not found (before any scope).
-    job = await jobs.read_job(session, caller, job_id, actions=lambda a: a.startswith("outreach."))
+    job = await jobs.read_job(
+        runtime.driver_reads, caller, job_id, actions=lambda a: a.startswith("outreach.")
+    )
     return json_response(ok_item(job))

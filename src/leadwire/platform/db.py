@@ -110,9 +110,6 @@ def make_engine(
         )
         _configure_sqlite(engine, begin=None if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock)
         return engine
-    server_settings = {"statement_timeout": str(int(timeouts.statement * 1000))}
-    if readonly:
-        server_settings["default_transaction_read_only"] = "on"
     # No pre-ping (three round trips per checkout on asyncpg): a connection broken by a server restart
     # fails its request with 503 task_unavailable and is discarded by the pool; recycle bounds its age.
     # The server cancels a statement past `statement` (the connection stays usable); the client gives up
@@ -127,14 +124,22 @@ def make_engine(
         isolation_level="AUTOCOMMIT" if readonly else "READ COMMITTED",
         # In autocommit there is no transaction to roll back when a connection goes back to the pool.
         pool_reset_on_return=None if readonly else "rollback",
-        connect_args={
-            "timeout": timeouts.connect,
-            "command_timeout": timeouts.statement + 2.0,
-            "server_settings": server_settings,
-        },
+        connect_args=postgres_connect_args(timeouts, readonly=readonly),
     )
     event.listen(engine.sync_engine, "handle_error", _discard_broken_connections)
     return engine
+
+
+def postgres_connect_args(timeouts: DbTimeouts, *, readonly: bool) -> dict[str, Any]:
+    """asyncpg's connection options for every PostgreSQL connection the process opens."""
+    server_settings = {"statement_timeout": str(int(timeouts.statement * 1000))}
+    if readonly:
+        server_settings["default_transaction_read_only"] = "on"
+    return {
+        "timeout": timeouts.connect,
+        "command_timeout": timeouts.statement + 2.0,
+        "server_settings": server_settings,
+    }
 
 
 def _discard_broken_connections(context: Any) -> None:

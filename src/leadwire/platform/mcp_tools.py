@@ -104,6 +104,14 @@ class ToolKit:
         except ApiError as exc:
             raise tool_error(exc) from None
 
+    @staticmethod
+    async def refusing(work: Awaitable[T]) -> T:
+        """A service call that needs no session of its own; refusals become tool errors."""
+        try:
+            return await work
+        except ApiError as exc:
+            raise tool_error(exc) from None
+
     async def read(self, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
         """Run a read in a read-only transaction; refusals become tool errors."""
         return await self._in_transaction(self.get_runtime().reader, work)

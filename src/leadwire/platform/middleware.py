@@ -198,8 +198,9 @@ class RequestContextMiddleware:
     def _record(self, scope: Scope, request_id: str, status: int, seconds: float) -> None:
         route = _route_template(scope)
         method = scope.get("method", "")
-        REQUESTS.labels(method, route, str(status)).inc()
-        LATENCY.labels(method, route).observe(seconds)
+        counter, histogram = _series(method, route, status)
+        counter.inc()
+        histogram.observe(seconds)
         access_log.info(
             "request" if status != CLIENT_CLOSED else "client disconnected before the response",
             extra={
@@ -211,6 +212,21 @@ class RequestContextMiddleware:
                 "key_id": scope["state"].get("key_id") or key_id_var.get(),
             },
         )
+
+
+_SERIES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+_SERIES_CACHED = 4096  # routes are templates, but a method is whatever a client sends
+
+
+def _series(method: str, route: str, status: int) -> tuple[Any, Any]:
+    """The request's counter and latency series; `labels()` takes a lock and builds a key per call, a
+    noticeable share of a job poll, so each series is looked up once."""
+    found = _SERIES.get((method, route, status))
+    if found is None:
+        found = (REQUESTS.labels(method, route, str(status)), LATENCY.labels(method, route))
+        if len(_SERIES) < _SERIES_CACHED:
+            _SERIES[(method, route, status)] = found
+    return found
 
 
 def _host(scope: Scope) -> str:

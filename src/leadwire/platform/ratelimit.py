@@ -18,7 +18,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from limits.aio.storage import Storage
 from limits.storage import storage_from_string
@@ -43,15 +43,49 @@ class RateDecision:
     headers: dict[str, str]
 
 
-def _memory_storage() -> Storage:
-    storage = storage_from_string("async+memory://")
-    assert isinstance(storage, Storage)
-    return storage
+class Counters(Protocol):
+    """What the limiter asks of a counter store: `limits`' Redis storage, or `ProcessCounters`."""
+
+    async def incr(self, key: str, expiry: int) -> int: ...
+
+    async def get(self, key: str) -> int: ...
+
+
+class ProcessCounters:
+    """Counters in this process's memory, each living `expiry` seconds from its first increment.
+
+    A plain dict: single-threaded asyncio needs no lock, and a sweep every `SWEEP_SECONDS` drops the
+    counters of ended windows. (`limits`' memory storage, used before, took a lock and kept expiry
+    bookkeeping per call: the largest share of the job poll's limiter time.)"""
+
+    SWEEP_SECONDS = 10.0
+
+    def __init__(self) -> None:
+        self._counts: dict[str, tuple[float, int]] = {}
+        self._next_sweep = 0.0
+
+    async def incr(self, key: str, expiry: int) -> int:
+        now = time.monotonic()
+        if now >= self._next_sweep:
+            self._counts = {k: entry for k, entry in self._counts.items() if entry[0] > now}
+            self._next_sweep = now + self.SWEEP_SECONDS
+        expires, count = self._counts.get(key, (0.0, 0))
+        if expires <= now:
+            expires, count = now + expiry, 0
+        self._counts[key] = (expires, count + 1)
+        return count + 1
+
+    async def get(self, key: str) -> int:
+        expires, count = self._counts.get(key, (0.0, 0))
+        return count if expires > time.monotonic() else 0
+
+    def __len__(self) -> int:
+        return len(self._counts)
 
 
 class RateLimiter:
     def __init__(self, redis_url: str | None, *, timeout: float = 0.5, retry_seconds: float = 5.0) -> None:
-        self.local = _memory_storage()
+        self.local = ProcessCounters()
         self.shared: Storage | None = None
         if redis_url:
             shared = storage_from_string(
@@ -112,7 +146,7 @@ class RateLimiter:
         self._shared_down_until = None
 
     async def _counts(
-        self, storage: Storage, names: tuple[str, str], window: int, index: int, per_key: int
+        self, storage: Counters, names: tuple[str, str], window: int, index: int, per_key: int
     ) -> tuple[int, int]:
         key_used = await self._count(storage, names[0], window, index)
         if key_used > per_key:
@@ -121,7 +155,7 @@ class RateLimiter:
         return key_used, await self._count(storage, names[1], window, index)
 
     @staticmethod
-    async def _count(storage: Storage, name: str, window: int, index: int) -> int:
+    async def _count(storage: Counters, name: str, window: int, index: int) -> int:
         # The counter outlives its window by a second so a late INCR cannot recreate it without expiry.
         return int(await storage.incr(f"rl:{name}:{window}:{index}", window + 1))
 

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from leadwire.config import Settings
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
+from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Runtime:
     # SQLite's write lock; on PostgreSQL its sessions are read-only, with a pool of their own.
     read_engine: AsyncEngine | None = None
     read_sessionmaker: async_sessionmaker[AsyncSession] | None = None
+    _driver_reads: DriverReads | None = None
 
     def __post_init__(self) -> None:
         if self.read_sessionmaker is None:
@@ -55,6 +57,17 @@ class Runtime:
         return self.read_sessionmaker
 
     @property
+    def driver_reads(self) -> DriverReads:
+        """One-row reads on the bare driver, for the hottest read path (`platform.driver_read`)."""
+        if self._driver_reads is None:
+            self._driver_reads = DriverReads(
+                self.read_engine or self.engine,
+                pool_size=self.settings.db_poll_pool_size,
+                timeouts=DbTimeouts.from_settings(self.settings),
+            )
+        return self._driver_reads
+
+    @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
@@ -65,6 +78,8 @@ class Runtime:
             if closer is not None and asyncio.iscoroutinefunction(closer):
                 await closer()
         await self.notifier.stop()
+        if self._driver_reads is not None:
+            await self._driver_reads.close()
         await self.engine.dispose()
         if self.read_engine is not None:
             await self.read_engine.dispose()

@@ -19,7 +19,7 @@ def iso(value: datetime | None) -> str | None: ...
 def iso(value: datetime | None) -> str | None:
     if value is None:
         return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    value = value.astimezone(UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    if value.tzinfo is not UTC:  # drivers hand back UTC already; naive values are UTC by convention
+        value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    # isoformat, not strftime: a fifth of the cost on the job poll, and years before 1000 keep 4 digits.
+    return value.isoformat(timespec="milliseconds")[:-6] + "Z"

@@ -14,11 +14,7 @@ def register_tools(kit: ToolKit) -> None:
     @kit.server.tool(description="A job by id (research and other jobs of this account).")
     async def get_job(job_id: str) -> PublicJob:
         caller = await kit.allowed(None, "poll")
-
-        async def read(session: AsyncSession) -> PublicJob:
-            return await service.read_job(session, caller, job_id)
-
-        return await kit.read(read)
+        return await kit.refusing(service.read_job(kit.get_runtime().driver_reads, caller, job_id))
 
     @kit.server.tool(description="Cancel a queued or scheduled job; a running job cannot be cancelled.")
     async def cancel_job(job_id: str) -> PublicJob:

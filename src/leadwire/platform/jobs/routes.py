@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Path
 
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.flat_route import flat_get
 from leadwire.platform.http import Idempotency, idempotent, respond
 from leadwire.platform.jobs import service
 from leadwire.platform.jobs.views import public_job
@@ -23,11 +24,16 @@ JobCanceller = Annotated[Caller, Depends(require(None, "task"))]
 JobId = Path(description="job id from a creation response")
 
 
-@router.get(
-    "/api/v2/jobs/{job_id}", responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")}
+# The read clients poll: served without FastAPI's dependency solver (`platform.flat_route`).
+@flat_get(
+    router,
+    "/api/v2/jobs/{job_id}",
+    responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
 )
-async def get_job(session: Session, caller: JobReader, job_id: str = JobId) -> JSONResponse:
-    return json_response(ok_item(await service.read_job(session, caller, job_id)))
+async def get_job(
+    caller: JobReader, job_id: str = JobId, runtime: Runtime = Depends(get_runtime)
+) -> JSONResponse:
+    return json_response(ok_item(await service.read_job(runtime.driver_reads, caller, job_id)))
 
 
 @router.post(

@@ -17,6 +17,7 @@ from leadwire.platform.auth import Caller
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.context import request_id_var
+from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job
@@ -154,16 +155,16 @@ async def get_owned_job(
 
 
 async def read_job(
-    session: AsyncSession, caller: Caller, job_id: str, *, actions: Callable[[str], bool] | None = None
+    reads: DriverReads, caller: Caller, job_id: str, *, actions: Callable[[str], bool] | None = None
 ) -> PublicJob:
     """The public view of the caller's job, refused as `get_owned_job` refuses.
 
-    The hottest read of the API (clients poll it): one Core SELECT of the row, no ORM identity map or
-    object loading, which were a fifth of its profile; the statement is built once."""
+    The hottest read of the API (clients poll it): one SELECT by primary key, built once and run on the
+    driver (`platform.driver_read`), outside any session: no ORM identity map, object loading or
+    statement execution machinery, which together cost more than the round trip."""
     row = None
     if len(job_id) <= 64:
-        connection = await session.connection()
-        row = (await connection.execute(_READ_JOB, {"job_id": job_id})).first()
+        row = await reads.first(_READ_JOB, {"job_id": job_id})
     _check_owned(row, caller, write=False, actions=actions)
     assert row is not None
     return public_job(row)

@@ -1,0 +1,210 @@
+"""`platform.driver_read`: rows read on the driver are the rows a session reads, and the driver's
+failures are the failures the app already answers (transient → 503, broken connections discarded)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import func, select
+
+from leadwire.app import create_app
+from leadwire.config import Settings
+from leadwire.platform.db import DbTimeouts, is_transient, make_engine
+from leadwire.platform.driver_read import DriverReads
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.service import _READ_JOB
+from leadwire.platform.jobs.views import public_job
+from leadwire.platform.runtime import Runtime, build_runtime
+from tests.support.accounts import AccountFactory
+from tests.support.envelope import assert_error
+from tests.support.jobs import create_echo, poll_job, running_worker
+from tests.support.lifespan import asgi_client
+from tests.support.processes import free_port
+
+SLEEP = select(func.pg_sleep(5).label("slept"))
+SLEEP_BRIEFLY = select(func.pg_sleep(0.2).label("slept"))
+
+
+async def _jobs_in_every_state(client: httpx.AsyncClient, headers: dict[str, str]) -> list[str]:
+    bodies: list[dict[str, Any]] = [
+        {"message": "naïve — ünïcode ✓"},
+        {"fail": "echo_failed", "fail_detail": "asked to fail"},
+        {"scheduled_in": 3600},
+    ]
+    ids = [(await create_echo(client, headers, body)).json()["item"]["id"] for body in bodies]
+    for job_id, until in zip(ids[:2], (("succeeded",), ("failed",)), strict=True):
+        await poll_job(client, headers, job_id, until=until)
+    return ids
+
+
+async def test_a_driver_row_reads_as_the_sessions_row(
+    runtime: Runtime, client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    account = await accounts.create(plan="business", credits=100)
+    async with running_worker(runtime):
+        ids = await _jobs_in_every_state(client, account.headers)
+    async with runtime.reader() as session:
+        for job_id in ids:
+            row = await runtime.driver_reads.first(_READ_JOB, {"job_id": job_id})
+            job = await session.get(Job, job_id)
+            assert job is not None and row is not None
+            for column in Job.__table__.columns:
+                assert getattr(row, column.key) == getattr(job, column.key), column.key
+            assert public_job(row) == public_job(job)
+    assert {
+        public_job(await runtime.driver_reads.first(_READ_JOB, {"job_id": i}))["status"] for i in ids
+    } == {
+        "succeeded",
+        "failed",
+        "scheduled",
+    }
+    assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_missing"}) is None
+
+
+def _pg_settings(tmp_path: Path, url: str, **overrides: Any) -> Settings:
+    return Settings(
+        data_dir=tmp_path,
+        database_url=url,
+        plugins="tests.support.echo",
+        allowed_hosts="leadwire.test,localhost,127.0.0.1",
+        **overrides,
+    )
+
+
+async def _end_other_sessions(url: str) -> int:
+    """What a server restart or a DBA does to every session of the database but the caller's."""
+    admin = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+    try:
+        return int(
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        )
+    finally:
+        await admin.close()
+
+
+async def test_connections_the_server_ended_are_replaced(tmp_path: Path, pg_database: str) -> None:
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2))
+    try:
+        reads = runtime.driver_reads
+        # Two connections in the pool, both about to be ended by the server.
+        await asyncio.gather(*(reads.first(SLEEP_BRIEFLY, {}) for _ in range(2)))
+        assert reads.connections == 2
+        assert await _end_other_sessions(pg_database) >= 2
+        # A read may meet a connection whose end the client has not seen yet: it fails as transient
+        # (503 for a request), and every connection opened before it is replaced. The reads after it
+        # find new ones.
+        try:
+            await reads.first(_READ_JOB, {"job_id": "job_x"})
+        except sa_exc.OperationalError as raised:
+            assert raised.connection_invalidated and is_transient(raised)
+        for _ in range(3):
+            assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+    finally:
+        await runtime.close()
+
+
+async def test_the_pool_never_holds_more_than_its_size(tmp_path: Path, pg_database: str) -> None:
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2))
+    try:
+        reads = runtime.driver_reads
+        assert reads.connections == 0  # opened on demand
+        rows = await asyncio.gather(*(reads.first(SLEEP_BRIEFLY, {}) for _ in range(12)))
+        assert len(rows) == 12 and reads.connections == 2
+    finally:
+        await runtime.close()
+
+
+async def test_a_statement_past_the_timeout_is_transient_and_its_connection_stays_usable(
+    tmp_path: Path, pg_database: str
+) -> None:
+    runtime = await build_runtime(
+        _pg_settings(tmp_path, pg_database, db_statement_timeout_seconds=0.3, db_poll_pool_size=1)
+    )
+    try:
+        with pytest.raises(sa_exc.DBAPIError) as raised:
+            await runtime.driver_reads.first(SLEEP, {})
+        assert is_transient(raised.value) and not raised.value.connection_invalidated
+        assert isinstance(raised.value.orig, asyncpg.QueryCanceledError)
+        assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+        assert runtime.driver_reads.connections == 1
+    finally:
+        await runtime.close()
+
+
+async def test_a_read_cancelled_mid_statement_leaves_its_connection_answering_the_next_read(
+    tmp_path: Path, pg_database: str
+) -> None:
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
+    try:
+        reads = runtime.driver_reads
+        sleeping = asyncio.create_task(reads.first(SLEEP, {}))
+        await asyncio.sleep(0.3)
+        sleeping.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await sleeping
+        # Were the sleep still running on it, the next read would answer "another operation is in
+        # progress" or the sleep's row.
+        for _ in range(3):
+            assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+    finally:
+        await runtime.close()
+
+
+async def test_an_unreachable_server_is_transient(tmp_path: Path) -> None:
+    engine = make_engine(f"postgresql+asyncpg://postgres@127.0.0.1:{free_port()}/nowhere", readonly=True)
+    reads = DriverReads(engine, pool_size=1, timeouts=DbTimeouts())
+    try:
+        with pytest.raises(sa_exc.DBAPIError) as raised:
+            await reads.first(_READ_JOB, {"job_id": "job_x"})
+        assert is_transient(raised.value)
+    finally:
+        await reads.close()
+        await engine.dispose()
+
+
+async def test_a_connection_ended_mid_read_fails_that_read_as_transient_and_is_replaced(
+    tmp_path: Path, pg_database: str
+) -> None:
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
+    try:
+        reads = runtime.driver_reads
+        sleeping = asyncio.create_task(reads.first(SLEEP, {}))
+        await asyncio.sleep(0.3)
+        assert await _end_other_sessions(pg_database) >= 1
+        with pytest.raises(sa_exc.OperationalError) as raised:
+            await sleeping
+        assert raised.value.connection_invalidated and is_transient(raised.value)
+        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+    finally:
+        await runtime.close()
+
+
+async def test_a_job_poll_recovers_by_itself_after_the_server_ended_its_connections(
+    tmp_path: Path, pg_database: str
+) -> None:
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database))
+    try:
+        account = await AccountFactory(runtime).create(plan="business", credits=10)
+        async with asgi_client(create_app(runtime=runtime)) as http:
+            job_id = (await create_echo(http, account.headers, {"scheduled_in": 3600})).json()["item"]["id"]
+            assert (await http.get(f"/api/v2/jobs/{job_id}", headers=account.headers)).status_code == 200
+            await _end_other_sessions(pg_database)
+            # The first poll may meet a connection whose end the client has not seen yet: then it is
+            # 503 with Retry-After, never a 500. The poll after it answers.
+            first = await http.get(f"/api/v2/jobs/{job_id}", headers=account.headers)
+            if first.status_code != 200:
+                assert_error(first, 503, "task_unavailable")
+                assert first.headers["retry-after"] == "5"
+            again = await http.get(f"/api/v2/jobs/{job_id}", headers=account.headers)
+            assert again.status_code == 200 and again.json()["item"]["status"] == "scheduled"
+    finally:
+        await runtime.close()
