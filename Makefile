@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install serve cluster test lint bench clean
+.PHONY: install serve cluster test fuzz lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ cluster: install
 
 test: install
 	$(BIN)/pytest
+
+# The property tests, drawing fresh examples (10x the CI number each) instead of `make test`'s fixed ones;
+# a failure found here is pinned in its test as an @example (tests/support/fuzzing.py).
+fuzz: install
+	LEADWIRE_FUZZ=1 LEADWIRE_FUZZ_EXAMPLES=50 $(BIN)/pytest tests/platform/test_fuzz_inputs.py \
+		tests/platform/billing/test_ledger_stateful.py tests/platform/test_api_state_machine.py \
+		tests/platform/test_openapi_fuzz.py
 
 lint: install
 	$(BIN)/ruff check src tests bench

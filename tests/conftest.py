@@ -24,11 +24,13 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.migrate import upgrade
 from leadwire.platform.runtime import Runtime, build_runtime
-from tests.support import log_secrets
+from tests.support import fuzzing, log_secrets
 from tests.support.accounts import AccountFactory
 from tests.support.conformance import ResponseConformance
 from tests.support.lifespan import app_lifespan, asgi_client
 from tests.support.smtp import smtp_server  # noqa: F401  (a fixture for every test)
+
+fuzzing.load_profile()  # derandomized property tests unless `make fuzz` (tests/support/fuzzing.py)
 
 # The capabilities' declarations (scopes, actions, features, body limits) and the test plugin's, as
 # every process installs them at start.

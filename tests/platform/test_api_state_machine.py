@@ -11,7 +11,8 @@ response is documented by the OpenAPI document (`tests/support/conformance.py`),
 At teardown the worker drains, jobs paced for later are cancelled, every job is terminal and the balance
 is exactly what was granted minus what the jobs say they charged.
 
-Deterministic: derandomized generation (no example database), and no worker runs between steps —
+Deterministic under `make test`: derandomized generation (no example database; `make fuzz` draws fresh
+sequences, tests/support/fuzzing.py), and no worker runs between steps —
 `run_worker` starts one and stops it once nothing due is left (a job paced for later stays pending), so
 the state a step sees does not depend on timing. A job is held `running` by the test plugin's echo action
 (`block_file`), on a worker of its own, so that cancelling a running job is exercised too.
@@ -28,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -72,6 +72,7 @@ from tests.support.api_model import (
     stop_harness,
 )
 from tests.support.echo import ACTION as ECHO
+from tests.support.fuzzing import examples
 
 
 def make_machine(h: Harness) -> type[RuleBasedStateMachine]:
@@ -500,12 +501,5 @@ def test_api_state_machine(settings: Settings, indexed_world: Path) -> None:
 
 
 def settings_for_ci() -> hypothesis_settings:
-    return hypothesis_settings(
-        max_examples=EXAMPLES,
-        stateful_step_count=STEPS,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        print_blob=True,
-    )
+    # Derandomized under `make test`, fresh under `make fuzz` (the profiles of tests/support/fuzzing.py).
+    return hypothesis_settings(max_examples=examples(EXAMPLES), stateful_step_count=STEPS)

@@ -9,13 +9,14 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
+from tests.support.fuzzing import examples
 from tests.support.lifespan import app_lifespan
 
 json_values = st.recursive(
@@ -86,7 +87,7 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
 
     runtime, http, headers, lifespan = loop.run_until_complete(setup())
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(150))
     @given(
         path=st.sampled_from(POSTS),
         body=bodies,
@@ -113,7 +114,7 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
         response = loop.run_until_complete(http.post(path, content=content, headers={**headers, **extra}))
         _assert_envelope(response)
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(60))
     @given(path=st.sampled_from(GETS), value=header_text)
     def get(path: str, value: str) -> None:
         url = path.replace(

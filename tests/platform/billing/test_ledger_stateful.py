@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 from sqlalchemy import func, select
@@ -18,6 +18,7 @@ from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.users import create_user
+from tests.support.fuzzing import examples
 
 
 def make_machine(database_url: str) -> type[RuleBasedStateMachine]:
@@ -123,7 +124,5 @@ def make_machine(database_url: str) -> type[RuleBasedStateMachine]:
 
 def test_ledger_invariant_holds(database_url: str) -> None:
     machine = make_machine(database_url)
-    machine.TestCase.settings = settings(
-        max_examples=15, stateful_step_count=20, deadline=None, suppress_health_check=list(HealthCheck)
-    )
+    machine.TestCase.settings = settings(max_examples=examples(15), stateful_step_count=20)
     machine.TestCase().runTest()
