@@ -1,8 +1,9 @@
 """Helpers shared by the benchmarks: child processes, readiness, temporary databases, figure lines.
 
 Benchmarks run as scripts (`.venv/bin/python bench/NAME.py`), so this module is imported as
-`_support`. Every child process gets PYTHONPATH=<repo> (for `bench.plugins.*` and `tests.support.*`)
-and no inherited `LEADWIRE_*` variable. All traffic stays on loopback.
+`_support`. Every child process gets PYTHONPATH=<repo>/src:<repo> (this tree's code, then
+`bench.plugins.*` and `tests.support.*`) and no inherited `LEADWIRE_*` variable. All traffic stays on
+loopback.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def child_env(pycache: Path | None = None, **extra: str) -> dict[str, str]:
     the "second start" of a real installation without touching the work tree.
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LEADWIRE_", "PROCRASTINATE_"))}
-    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONPATH"] = os.pathsep.join((str(REPO / "src"), str(REPO)))  # this tree's code first
     if pycache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(pycache)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
 
 import httpx
 import pytest
@@ -11,6 +12,7 @@ from fastapi import FastAPI
 from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.plans import PLANS, RateLimit
+from leadwire.platform.ratelimit import RedisCounters
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
@@ -130,3 +132,20 @@ async def test_redis_storage_shares_limits_between_processes(
     finally:
         for runtime in runtimes:
             await runtime.close()
+
+
+async def test_redis_counts_both_limits_in_one_script_and_spares_the_account_when_the_key_is_over(
+    redis_url: str,
+) -> None:
+    counters = RedisCounters(redis_url, timeout=1.0)
+    key, account = f"rl:test:key:{uuid.uuid4().hex}:60:1", f"rl:test:user:{uuid.uuid4().hex}:60:1"
+    try:
+        assert await counters.count(key, account, 61, per_key=2) == (1, 1)
+        assert await counters.count(key, account, 61, per_key=2) == (2, 2)
+        # Over its key's limit, a request is refused without spending the account's budget.
+        assert await counters.count(key, account, 61, per_key=2) == (3, 2)
+        for name in (key, account):
+            assert 0 < await counters.client.ttl(RedisCounters.PREFIX + name) <= 61
+    finally:
+        await counters.client.delete(RedisCounters.PREFIX + key, RedisCounters.PREFIX + account)
+        await counters.close()

@@ -1,9 +1,11 @@
 """Account-wide and per-key request rate limits per request class, in memory or in Redis.
 
-Fixed windows aligned to the clock (`window_index = now // window`), counted with one INCR per limit on
-a `limits` storage (memory in one process, Redis when scaled out): the per-key counter is keyed by the
-key id, the per-account counter by the user id, so every key of an account, v1, v2 and MCP share the
-account budget. Aligned windows need no expiry lookup to know when a window resets.
+Fixed windows aligned to the clock (`window_index = now // window`), counted with one INCR per limit
+(in this process's memory, or in Redis when scaled out): the per-key counter is keyed by the key id, the
+per-account counter by the user id, so every key of an account, v1, v2 and MCP share the account
+budget. Aligned windows need no expiry lookup to know when a window resets. In Redis both counters of a
+request are counted by one script, in one round trip (two INCRs and their EXPIREs were two to four, and
+a job poll's largest cost when scaled out).
 
 A Redis outage never fails a request: every Redis call is bounded by `redis_timeout_seconds`, and when
 one fails the limits are counted in this process's memory (each process then enforces the limits on its
@@ -18,10 +20,8 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from limits.aio.storage import Storage
-from limits.storage import storage_from_string
 from prometheus_client import Counter, Gauge
 
 from leadwire.platform.errors import ApiError
@@ -44,11 +44,13 @@ class RateDecision:
 
 
 class Counters(Protocol):
-    """What the limiter asks of a counter store: `limits`' Redis storage, or `ProcessCounters`."""
+    """What the limiter asks of a counter store: `ProcessCounters` or `RedisCounters`."""
 
-    async def incr(self, key: str, expiry: int) -> int: ...
-
-    async def get(self, key: str) -> int: ...
+    async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
+        """Both counters of a request after it: the key's, incremented, and the account's, incremented
+        unless the key is over `per_key` (a refused request does not spend the account's budget: the
+        account's count is then read for the headers only). A new counter lives `expiry` seconds."""
+        ...
 
 
 class ProcessCounters:
@@ -79,25 +81,59 @@ class ProcessCounters:
         expires, count = self._counts.get(key, (0.0, 0))
         return count if expires > time.monotonic() else 0
 
+    async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
+        key_used = await self.incr(key, expiry)
+        if key_used > per_key:
+            return key_used, await self.get(account)
+        return key_used, await self.incr(account, expiry)
+
     def __len__(self) -> int:
         return len(self._counts)
+
+
+# KEYS: the key's and the account's counters; ARGV: expiry seconds, the per-key limit.
+_COUNT_SCRIPT = """
+local key_used = redis.call('INCR', KEYS[1])
+if key_used == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+if key_used > tonumber(ARGV[2]) then
+  return {key_used, tonumber(redis.call('GET', KEYS[2]) or '0')}
+end
+local account_used = redis.call('INCR', KEYS[2])
+if account_used == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
+return {key_used, account_used}
+"""
+
+
+class RedisCounters:
+    """The counters in Redis, under `leadwire:`; both of a request in one round trip (a script, sent by
+    its digest once Redis knows it)."""
+
+    PREFIX = "leadwire:"
+
+    def __init__(self, url: str, *, timeout: float) -> None:
+        import redis.asyncio as redis
+
+        self.client: Any = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self._script = self.client.register_script(_COUNT_SCRIPT)
+
+    async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
+        keys = [self.PREFIX + key, self.PREFIX + account]
+        key_used, account_used = await self._script(keys=keys, args=[expiry, per_key])
+        return int(key_used), int(account_used)
+
+    async def ping(self) -> bool:
+        return bool(await self.client.ping())
+
+    async def close(self) -> None:
+        await self.client.aclose()
 
 
 class RateLimiter:
     def __init__(self, redis_url: str | None, *, timeout: float = 0.5, retry_seconds: float = 5.0) -> None:
         self.local = ProcessCounters()
-        self.shared: Storage | None = None
+        self.shared: RedisCounters | None = None
         if redis_url:
-            shared = storage_from_string(
-                "async+" + redis_url,
-                key_prefix="leadwire",
-                implementation="redispy",
-                wrap_exceptions=True,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-            )
-            assert isinstance(shared, Storage)
-            self.shared = shared
+            self.shared = RedisCounters(redis_url, timeout=timeout)
             SHARED_UP.set(1)
         self.timeout = timeout
         self.retry_seconds = retry_seconds
@@ -111,6 +147,10 @@ class RateLimiter:
             retry_seconds=settings.redis_retry_seconds,
         )
 
+    async def close(self) -> None:
+        if self.shared is not None:
+            await self.shared.close()
+
     @property
     def degraded(self) -> bool:
         """True while the shared store is configured but failing (limits are per process meanwhile)."""
@@ -122,7 +162,7 @@ class RateLimiter:
             return True
         try:
             async with asyncio.timeout(self.timeout):
-                up = bool(await self.shared.check())
+                up = await self.shared.ping()
         except Exception:
             up = False
         if up:
@@ -145,19 +185,13 @@ class RateLimiter:
             SHARED_UP.set(1)
         self._shared_down_until = None
 
-    async def _counts(
-        self, storage: Counters, names: tuple[str, str], window: int, index: int, per_key: int
-    ) -> tuple[int, int]:
-        key_used = await self._count(storage, names[0], window, index)
-        if key_used > per_key:
-            # A refused request does not spend the account's budget: read it for the headers only.
-            return key_used, int(await storage.get(f"rl:{names[1]}:{window}:{index}"))
-        return key_used, await self._count(storage, names[1], window, index)
-
     @staticmethod
-    async def _count(storage: Counters, name: str, window: int, index: int) -> int:
-        # The counter outlives its window by a second so a late INCR cannot recreate it without expiry.
-        return int(await storage.incr(f"rl:{name}:{window}:{index}", window + 1))
+    async def _counts(
+        storage: Counters, names: tuple[str, str], window: int, index: int, per_key: int
+    ) -> tuple[int, int]:
+        # A counter outlives its window by a second so a late INCR cannot recreate it without expiry.
+        key, account = (f"rl:{name}:{window}:{index}" for name in names)
+        return await storage.count(key, account, window + 1, per_key)
 
     async def _counted(
         self, names: tuple[str, str], window: int, index: int, per_key: int
@@ -168,7 +202,7 @@ class RateLimiter:
             try:
                 async with asyncio.timeout(self.timeout):
                     counts = await self._counts(shared, names, window, index, per_key)
-            except Exception as exc:  # StorageError, timeouts, refused connections: never fail the request
+            except Exception as exc:  # Redis errors, timeouts, refused connections: never fail the request
                 self._failed(type(exc).__name__)
             else:
                 self._recovered()

@@ -78,6 +78,7 @@ class Runtime:
             if closer is not None and asyncio.iscoroutinefunction(closer):
                 await closer()
         await self.notifier.stop()
+        await self.rate_limiter.close()
         if self._driver_reads is not None:
             await self._driver_reads.close()
         await self.engine.dispose()
