@@ -136,10 +136,14 @@ def key_list(user: str = typer.Option(...)) -> None:
 
 @key_app.command("revoke")
 def key_revoke(key_id: str) -> None:
+    from leadwire.platform.notify import make_notifier
     from leadwire.platform.users import revoke_key
 
+    # On PostgreSQL every API process forgets the key when this commits (NOTIFY needs no listener here).
+    notifier = make_notifier(load_settings().resolved_database_url)
+
     async def work(session: Any) -> dict[str, Any]:
-        key = await revoke_key(session, key_id)
+        key = await revoke_key(session, notifier, key_id)
         return {"key_id": key.id, "revoked": True}
 
     _admin(work)

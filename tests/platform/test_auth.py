@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from datetime import timedelta
 
 import httpx
 import pytest
 
+from leadwire.platform.key_cache import KeyCache
+from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
@@ -43,6 +47,35 @@ async def test_revoked_key_is_api_key_revoked(client: httpx.AsyncClient, account
     acct = await accounts.create()
     await accounts.revoke(acct.key_id)
     assert_error(await client.get("/api/v2/credits", headers=acct.headers), 401, "api_key_revoked")
+
+
+async def test_a_used_key_revoked_is_refused_at_once_in_the_revoking_process(
+    client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime
+) -> None:
+    runtime.key_cache.ttl = 3600.0  # a cached key stays trusted all test long, unless forgotten
+    acct = await accounts.create()
+    other = await accounts.key(acct.user_id)
+    for key in (acct, other):
+        assert_ok(await client.get("/api/v2/credits", headers=key.headers))
+    await accounts.revoke(acct.key_id)
+    assert_error(await client.get("/api/v2/credits", headers=acct.headers), 401, "api_key_revoked")
+    assert_ok(await client.get("/api/v2/credits", headers=other.headers))  # only that key is forgotten
+
+
+async def test_a_key_read_while_it_is_revoked_is_not_cached(runtime: Runtime) -> None:
+    cache = KeyCache(3600.0)
+    before = cache.generation
+    cache.forget("key_revoked_meanwhile")  # a revocation heard while the read was under way
+    cache.put("digest", _Record("key_x", time.monotonic()), generation=before)
+    assert cache.get("digest") is None
+    cache.put("digest", _Record("key_x", time.monotonic()), generation=cache.generation)
+    assert cache.get("digest") is not None
+
+
+@dataclass(frozen=True)
+class _Record:
+    key_id: str
+    fetched_at: float
 
 
 async def test_expired_key_is_api_key_expired(client: httpx.AsyncClient, accounts: AccountFactory) -> None:

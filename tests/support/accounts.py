@@ -59,7 +59,7 @@ class AccountFactory:
 
     async def revoke(self, key_id: str) -> None:
         async with transaction(self.runtime.sessionmaker) as session:
-            await revoke_key(session, key_id)
+            await revoke_key(session, self.runtime.notifier, key_id)
 
     async def connect(
         self, user_id: str, channel: str, *, status: str = "connected", provider: str = "sandbox"

@@ -20,8 +20,6 @@ from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import digest_key, find_key
 
-_KEY_CACHE_MAX = 10_000
-
 
 @dataclass(frozen=True)
 class Caller:
@@ -63,14 +61,15 @@ class _KeyRecord:
 
 
 async def _lookup(runtime: Runtime, raw: str) -> _KeyRecord | None:
-    """The key's record, from the process cache or read on the read engine — outside the request's
-    own session, so a write request's transaction starts with its idempotency claim, not a lookup."""
-    ttl = runtime.settings.auth_cache_seconds
+    """The key's record, from the process cache (`platform.key_cache`) or read on the read engine —
+    outside the request's own session, so a write request's transaction starts with its idempotency
+    claim, not a lookup."""
     digest = digest_key(raw)
-    now = time.monotonic()
     cached: _KeyRecord | None = runtime.key_cache.get(digest)
-    if cached is not None and now - cached.fetched_at < ttl:
+    if cached is not None:
         return cached
+    fetched_at = time.monotonic()
+    generation = runtime.key_cache.generation
     async with runtime.reader() as session:
         found = await find_key(session, raw)
         if found is None:
@@ -83,12 +82,9 @@ async def _lookup(runtime: Runtime, raw: str) -> _KeyRecord | None:
             scopes=frozenset(key.scopes),
             revoked=key.revoked_at is not None,
             expires_at=key.expires_at,
-            fetched_at=now,
+            fetched_at=fetched_at,
         )
-    if ttl > 0:
-        if len(runtime.key_cache) >= _KEY_CACHE_MAX:
-            runtime.key_cache.clear()
-        runtime.key_cache[digest] = record
+    runtime.key_cache.put(digest, record, generation=generation)
     return record
 
 

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import event, text
@@ -22,7 +22,8 @@ log = logging.getLogger("leadwire.notify")
 JOB_CHANNEL = "leadwire_job"
 NEW_JOB_CHANNEL = "leadwire_new_job"
 EVENT_CHANNEL = "leadwire_event"
-CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, EVENT_CHANNEL)
+KEY_CHANNEL = "leadwire_key"  # payload: the id of an API key revoked (`platform.key_cache`)
+CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, EVENT_CHANNEL, KEY_CHANNEL)
 _PENDING_KEY = "leadwire_pending_notifications"
 _SENT_KEY = "leadwire_sent_notifications"
 
@@ -45,11 +46,17 @@ class Subscription:
 
 
 class Hub:
-    """In-process fan-out of (channel, key) notifications to subscriptions; key None = every key."""
+    """In-process fan-out of (channel, key) notifications to subscriptions (key None = every key) and
+    to callbacks, which run as the notification is dispatched and must not block or raise."""
 
     def __init__(self) -> None:
         self._subs: dict[tuple[str, str | None], set[Subscription]] = defaultdict(set)
+        self._callbacks: dict[str, list[Callable[[str], None]]] = defaultdict(list)
         self._dispatched = 0
+
+    def on(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(key)` for every notification on `channel`, for the life of the hub."""
+        self._callbacks[channel].append(callback)
 
     @property
     def dispatched(self) -> int:
@@ -72,6 +79,8 @@ class Hub:
 
     def dispatch(self, channel: str, key: str) -> None:
         self._dispatched += 1
+        for callback in self._callbacks.get(channel, ()):
+            callback(key)
         for sub in (*self._subs.get((channel, key), ()), *self._subs.get((channel, None), ())):
             sub.fire()
 
@@ -111,6 +120,11 @@ class Notifier:
     async def publish_many(self, session: AsyncSession, channel: str, keys: list[str]) -> None:
         for key in keys:
             await self.publish(session, channel, key)
+
+    async def announce(self, session: AsyncSession, channel: str, key: str) -> None:
+        """`publish`, and in this process as soon as the transaction commits (not when the process's
+        own LISTEN connection hears it back): for what must hold here the moment the change commits."""
+        await self.publish(session, channel, key)
 
 
 class PostgresNotifier(Notifier):
@@ -172,6 +186,10 @@ class PostgresNotifier(Notifier):
     async def publish_many(self, session: AsyncSession, channel: str, keys: list[str]) -> None:
         if keys:
             await _publish_many_pg(session, channel, keys)
+
+    async def announce(self, session: AsyncSession, channel: str, key: str) -> None:
+        await self.publish(session, channel, key)
+        await Notifier.publish(self, session, channel, key)  # here, on commit; LISTEN repeats it later
 
 
 async def _publish_many_pg(session: AsyncSession, channel: str, keys: list[str]) -> None:

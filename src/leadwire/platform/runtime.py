@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from leadwire.config import Settings
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.driver_read import DriverReads
+from leadwire.platform.key_cache import KeyCache
+from leadwire.platform.notify import KEY_CHANNEL
 from leadwire.platform.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ class Runtime:
     notifier: Notifier
     draining: bool = False
     services: dict[str, Any] = field(default_factory=dict)
-    key_cache: dict[str, Any] = field(default_factory=dict)
+    key_cache: KeyCache = field(init=False)
     # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
     # (`make_engine(readonly=True)`): autocommit, so a read is one call; it never waits for or holds
     # SQLite's write lock; on PostgreSQL its sessions are read-only, with a pool of their own.
@@ -40,6 +42,8 @@ class Runtime:
     _driver_reads: DriverReads | None = None
 
     def __post_init__(self) -> None:
+        self.key_cache = KeyCache(self.settings.auth_cache_seconds)
+        self.notifier.hub.on(KEY_CHANNEL, self.key_cache.forget)  # a revoked key, in any process
         if self.read_sessionmaker is None:
             size = self.settings.db_read_pool_size
             self.read_engine = make_engine(

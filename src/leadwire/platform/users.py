@@ -14,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime
 from leadwire.platform.ids import new_id
+from leadwire.platform.notify import KEY_CHANNEL, Notifier
 from leadwire.platform.plans import PLANS
 from leadwire.platform.time import utcnow
 
@@ -128,12 +129,15 @@ async def issue_key(
     return IssuedKey(key_id=key.id, key=raw)
 
 
-async def revoke_key(session: AsyncSession, key_id: str) -> ApiKey:
+async def revoke_key(session: AsyncSession, notifier: Notifier, key_id: str) -> ApiKey:
+    """Revoke the key, and announce it in the same transaction: every process that cached the key
+    forgets it when this commits (`platform.key_cache`)."""
     key = await session.get(ApiKey, key_id)
     if key is None:
         raise LookupError(f"no key {key_id}")
     if key.revoked_at is None:
         key.revoked_at = utcnow()
+    await notifier.announce(session, KEY_CHANNEL, key.id)
     return key
 
 
