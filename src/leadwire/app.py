@@ -21,6 +21,7 @@ from leadwire import capabilities
 from leadwire.config import Settings, load_settings
 from leadwire.platform import health
 from leadwire.platform.db import is_lost_race, is_transient
+from leadwire.platform.docs_pages import install_docs
 from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
 from leadwire.platform.flat_route import FlatDispatch
@@ -148,7 +149,8 @@ def create_app(
         description="Outreach, prospect discovery and trade data. See docs/architecture.md.",
         lifespan=lifespan,
         openapi_url="/openapi.json",
-        docs_url="/docs",
+        # `/docs` and `/redoc` are `platform.docs_pages`: FastAPI's own load their assets from a CDN.
+        docs_url=None,
         redoc_url=None,
         # A trailing slash is part of the path: `/api/v2/credits/` is 404 `not_found`, never a redirect
         # (a redirect echoes the Host header and, behind a TLS proxy, points at http://).
@@ -182,4 +184,5 @@ def create_app(
     app.add_middleware(request_context)
     app.flat_context = request_context
     install_openapi(app)
+    install_docs(app)
     return app

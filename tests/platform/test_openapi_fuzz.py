@@ -78,8 +78,11 @@ def fuzz_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FuzzServer
     tmp = tmp_path_factory.mktemp("openapi-fuzz")
     data_dir = tmp / "var"
     port = free_port()
-    # No test plugin: the schema fuzzed is the product's own.
-    env = process_env(data_dir, LEADWIRE_PORT=str(port), LEADWIRE_PLUGINS="")
+    # No test plugin: the schema fuzzed is the product's own. No worker runs here, so a `Prefer: wait`
+    # (the document's example is wait=20) would hold a creation until the client gives up: 1 s at most.
+    env = process_env(
+        data_dir, LEADWIRE_PORT=str(port), LEADWIRE_PLUGINS="", LEADWIRE_PREFER_WAIT_CAP_SECONDS="1"
+    )
     subprocess.run([*LEADWIRE, "migrate"], env=env, cwd=REPO, capture_output=True, check=True)
     database_url = f"sqlite+aiosqlite:///{(data_dir / 'leadwire.db').resolve()}"
     accounts = asyncio.run(_accounts(data_dir, database_url))

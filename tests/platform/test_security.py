@@ -42,7 +42,7 @@ from tests.support.jobs import poll_job, running_worker
 from tests.support.smtp import Inbox
 
 # Routes anyone may call: probes, the metrics scrape (its own token), the OpenAPI document and its UI.
-PUBLIC_ROUTES = {"/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/docs/oauth2-redirect"}
+PUBLIC_ROUTES = {"/healthz", "/readyz", "/metrics", "/openapi.json", "/docs", "/redoc", "/docs/assets/{name}"}
 MCP_PATHS = {"/mcp"}
 # Routes whose scope depends on the job they name: `require(None)` at the door, then the job's own
 # capability scope once it is read (platform/jobs/service.get_owned_job).

@@ -111,7 +111,7 @@ async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
                 "description": "Prometheus text exposition format",
                 "content": {"text/plain": {"schema": {"type": "string"}}},
             },
-            **{str(k): v for k, v in errors("api_key_missing", "api_key_invalid").items()},
+            **{str(k): v for k, v in errors("api_key_missing", "api_key_invalid", public=True).items()},
         },
     },
     summary="Prometheus metrics (Bearer LEADWIRE_METRICS_TOKEN when configured)",

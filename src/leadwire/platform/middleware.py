@@ -48,9 +48,19 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-resource-policy", b"same-origin"),
 )
-# JSON answers load nothing and are never framed; the interactive docs page loads its own assets.
+# JSON answers load nothing and are never framed.
 API_CSP = (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")
+# The API reference pages (`platform.docs_pages`) and their assets: scripts, styles and the OpenAPI
+# document from this origin only, no inline script and no eval. Styles may be inline (both pages set
+# style attributes and ReDoc writes its style sheets at run time), images may be data: URIs (Swagger
+# UI's icons), and ReDoc's search runs in a worker it makes from a blob: URL.
+DOCS_CSP = (
+    b"content-security-policy",
+    b"default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    b"connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+)
 DOCS_PATHS = ("/docs", "/redoc")
+DOCS_ASSETS = "/docs/"
 
 
 class PayloadTooLarge(ApiError):
@@ -115,7 +125,7 @@ class RequestContextMiddleware:
         scope.setdefault("state", {})
         started = time.perf_counter()
         status_holder = {"status": 500, "started": False}
-        csp = () if scope.get("path", "").startswith(DOCS_PATHS) else (API_CSP,)
+        csp = _csp(scope.get("path", ""))
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -127,7 +137,7 @@ class RequestContextMiddleware:
                 for name, value in scope["state"].get("leadwire_headers", {}).items():
                     if name.lower().encode() not in present:
                         headers.append((name.encode(), value.encode()))
-                headers.extend(h for h in (*SECURITY_HEADERS, *csp) if h[0] not in present)
+                headers.extend(h for h in (*SECURITY_HEADERS, csp) if h[0] not in present)
                 if b"cache-control" not in present:
                     headers.append((b"cache-control", b"no-store"))
                 message = {**message, "headers": headers}
@@ -227,6 +237,10 @@ def _series(method: str, route: str, status: int) -> tuple[Any, Any]:
         if len(_SERIES) < _SERIES_CACHED:
             _SERIES[(method, route, status)] = found
     return found
+
+
+def _csp(path: str) -> tuple[bytes, bytes]:
+    return DOCS_CSP if path in DOCS_PATHS or path.startswith(DOCS_ASSETS) else API_CSP
 
 
 def _host(scope: Scope) -> str:

@@ -1,15 +1,22 @@
-"""OpenAPI 3.1 document: real body schemas, both security schemes and each operation's error codes."""
+"""OpenAPI 3.1 document: real body schemas, both security schemes, each operation's error codes and the
+request headers its dependencies read (`Prefer`, `Idempotency-Key`)."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel
+from starlette.routing import BaseRoute
 
 from leadwire.platform.body import BODY_MODELS
 from leadwire.platform.errors import CATALOGUE
+from leadwire.platform.http import idempotent, prefer_wait
 
 ERROR_ENVELOPE = {
     "type": "object",
@@ -41,12 +48,16 @@ COMMON_CODES = (
     "api_rate_limit_exceeded",
     "internal_error",
 )
+# What a route without the API key (`security: []`: probes, metrics) can answer besides its own codes:
+# NUL in the query, and the last-resort 500.
+PUBLIC_CODES = ("invalid_request", "internal_error")
 
 
-def errors(*codes: str) -> dict[int | str, dict[str, Any]]:
-    """`responses=` for a route: its error codes grouped by status, plus the codes every route has."""
+def errors(*codes: str, public: bool = False) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for a route: its error codes grouped by status, plus the codes every route has (every
+    route behind the API key, with `public=False`)."""
     by_status: dict[int, list[str]] = {}
-    for code in (*codes, *COMMON_CODES):
+    for code in (*codes, *(PUBLIC_CODES if public else COMMON_CODES)):
         by_status.setdefault(CATALOGUE[code], []).append(code)
     return {
         status: {
@@ -82,6 +93,99 @@ def _fit_responses(schema: dict[str, Any]) -> None:
                 _add_codes(operation, BODY_CODES)
 
 
+IDEMPOTENCY_KEY: dict[str, Any] = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": (
+        "1-255 printable ASCII characters. A retry with the same key, path and body gets the first "
+        "response again (`Idempotent-Replayed: true`) and creates nothing; the same key with another body "
+        "is 409 `idempotency_conflict`. Without a key every request is independent."
+    ),
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+    "example": "order-4711-retry-safe",
+}
+PREFER: dict[str, Any] = {
+    "name": "Prefer",
+    "in": "header",
+    "required": False,
+    "description": (
+        "`wait=N` (RFC 7240): hold the response up to N seconds (at most the server's "
+        "`LEADWIRE_PREFER_WAIT_CAP_SECONDS`, 60 by default) for the job to finish: 200 with the finished "
+        "job, else 202 as without it. `Preference-Applied` says the wait applied. Other preferences are "
+        "ignored."
+    ),
+    "schema": {"type": "string"},
+    "example": "wait=20",
+}
+RESPONSE_HEADERS: dict[str, dict[str, Any]] = {
+    "Idempotency-Key": {
+        "Idempotent-Replayed": {
+            "description": "`true` when this is the stored response of an earlier request with the key",
+            "schema": {"type": "string", "const": "true"},
+        }
+    },
+    "Prefer": {
+        "Preference-Applied": {
+            "description": "The wait applied, `wait=N`, when the request sent `Prefer: wait`",
+            "schema": {"type": "string"},
+        }
+    },
+}
+# Every closure `idempotent()` returns runs this code: how a route's dependency is recognised as it.
+_IDEMPOTENT_CODE = idempotent().__code__
+
+
+def _dependency_calls(dependant: Dependant) -> Iterator[Callable[..., Any]]:
+    for sub in dependant.dependencies:
+        if sub.call is not None:
+            yield sub.call
+        yield from _dependency_calls(sub)
+
+
+def honoured_headers(dependant: Dependant) -> list[dict[str, Any]]:
+    """The request headers a route reads through its dependencies: `Prefer` where it waits for the job it
+    created, `Idempotency-Key` where it claims the key (required where the route demands one)."""
+    headers = []
+    for call in _dependency_calls(dependant):
+        if call is prefer_wait:
+            headers.append({**PREFER})
+        elif getattr(call, "__code__", None) is _IDEMPOTENT_CODE:
+            required = inspect.getclosurevars(call).nonlocals.get("required", False)
+            headers.append({**IDEMPOTENCY_KEY, "required": bool(required)})
+    return headers
+
+
+def _declare_headers(schema: dict[str, Any], routes: list[BaseRoute]) -> None:
+    """Each operation's honoured request headers (unless the route declares them itself) and the
+    response headers they bring."""
+    for context in iter_route_contexts(routes):
+        route = context.original_route
+        if not isinstance(route, APIRoute) or not context.include_in_schema:
+            continue
+        dependant = getattr(context, "dependant", None) or route.dependant
+        for method in context.methods or ():
+            operation = schema.get("paths", {}).get(context.path_format, {}).get(method.lower())
+            if operation is not None:
+                _add_headers(operation, honoured_headers(dependant))
+
+
+def _add_headers(operation: dict[str, Any], headers: list[dict[str, Any]]) -> None:
+    parameters = operation.setdefault("parameters", [])
+    declared = {(p.get("in"), p.get("name", "").lower()) for p in parameters}
+    for header in headers:
+        if ("header", header["name"].lower()) not in declared:
+            parameters.append(header)
+            declared.add(("header", header["name"].lower()))
+        responses = operation.get("responses", {})
+        for status, response in responses.items():
+            if str(status).startswith("2"):  # a copy: operations may share a response object
+                headers_out = {**response.get("headers", {}), **RESPONSE_HEADERS[header["name"]]}
+                responses[status] = {**response, "headers": headers_out}
+    if not parameters:
+        operation.pop("parameters")
+
+
 def _body_models(schema: dict[str, Any]) -> list[type[BaseModel]]:
     models = []
     for path in schema.get("paths", {}).values():
@@ -100,6 +204,7 @@ def install_openapi(app: FastAPI) -> None:
             title=app.title, version=app.version, routes=app.routes, description=app.description
         )
         _fit_responses(schema)
+        _declare_headers(schema, app.routes)
         components = schema.setdefault("components", {})
         schemas = components.setdefault("schemas", {})
         for unused in ("HTTPValidationError", "ValidationError"):
