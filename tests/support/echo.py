@@ -16,6 +16,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from typing_extensions import TypedDict
 
 from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_kind
@@ -45,6 +46,12 @@ class EchoRequest(RequestModel):
     block_file: str | None = None
     started_file: str | None = None
     scheduled_in: float = 0.0
+
+
+class EchoResult(TypedDict):
+    message: str
+    attempt: int
+    pid: int
 
 
 async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
@@ -79,6 +86,7 @@ ECHO_SPEC = registry.register(
         },
         # 1.5 a unit; kinds priced like customs rows (3.6 and 3.0 credits), all rounded up once.
         price=per_kind(unit="1.5", counterparties="3.6", trends="3.6", categories="3.0"),
+        result=EchoResult,
     )
 )
 
@@ -129,6 +137,7 @@ FREE_SPEC = registry.register(
         capability="research",
         handler=run_echo,
         price=NOT_BILLABLE,
+        result=EchoResult,
     )
 )
 

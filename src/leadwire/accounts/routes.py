@@ -35,9 +35,18 @@ async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONR
     return json_response(ok_items([public_account(a) for a in accounts]))
 
 
+LIST_DESCRIPTION = (
+    "The connected accounts (email, LinkedIn, WhatsApp) outreach and post likes send through: their "
+    "`account_id`, channel, provider, status and whether each can send or receive now. "
+    "`can_send=true` keeps only the accounts that can send. No job, not billed; needs `accounts:read`."
+)
+
+
 @router.get(
     "/api/v2/connect/accounts",
     responses={**documented(ItemsEnvelope[ConnectAccountOut]), **errors("invalid_request")},
+    summary="List connected accounts",
+    description=LIST_DESCRIPTION,
 )
 async def list_accounts_v2(
     session: Session,
@@ -50,10 +59,12 @@ async def list_accounts_v2(
 @router.get(
     "/api/v1/connect/accounts",
     responses={**documented(ItemsEnvelope[ConnectAccountOut]), **errors("invalid_request")},
+    summary="List connected accounts (v1)",
+    description=LIST_DESCRIPTION + " The v1 path answers the same items as v2.",
 )
 async def list_accounts_v1(
     session: Session,
     caller: AccountsReader,
-    can_send: str | None = Query(default=None),
+    can_send: str | None = Query(default=None, description="`true` keeps only accounts that can send"),
 ) -> JSONResponse:
     return await _list(session, caller, can_send)

@@ -18,7 +18,17 @@ router = APIRouter(tags=["credits"])
 CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]
 
 
-@router.get("/api/v2/credits", responses={**documented(ItemEnvelope[CreditsOut]), **errors()})
+@router.get(
+    "/api/v2/credits",
+    responses={**documented(ItemEnvelope[CreditsOut]), **errors()},
+    summary="Read the account's credit balance",
+    description=(
+        "`balance` is what the account holds, `reserved` what running jobs have set aside (a job "
+        "reserves its most possible cost at creation and releases the unused part when it settles), "
+        "`available` = balance - reserved, which a new job's reservation must fit in (else 402 "
+        "`insufficient_credits`). Not billed; needs `credits:read`."
+    ),
+)
 async def get_credits(session: Session, caller: CreditsReader) -> JSONResponse:
     view = await ledger.read_balance(session, caller.user_id)
     return json_response(ok_item(public_credits(view)))

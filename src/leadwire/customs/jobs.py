@@ -13,7 +13,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadwire.customs import candidates, service
-from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
+from leadwire.customs.schemas import (
+    CandidatesRequest,
+    CandidatesResult,
+    CategoriesResult,
+    CompaniesSearchResult,
+    CompanySearchRequest,
+    CounterpartiesResult,
+    CountriesResult,
+    SectionRequest,
+    TradeReportResult,
+    TrendsResult,
+)
 from leadwire.customs.service import SECTIONS, Section
 from leadwire.platform.billing.prices import NOT_BILLABLE, per_kind
 from leadwire.platform.jobs.context import JobContext, JobFailure
@@ -28,6 +39,12 @@ PRICE_PER_ROW = {
     "countries": "3.0",
 }
 TIMEOUT_SECONDS = 120.0
+SECTION_RESULTS: dict[Section, type[Any]] = {
+    "counterparties": CounterpartiesResult,
+    "categories": CategoriesResult,
+    "trends": TrendsResult,
+    "countries": CountriesResult,
+}
 
 
 def _store(ctx: JobContext) -> TradeStore:
@@ -88,6 +105,7 @@ CANDIDATES_ACTION = ActionSpec(
     handler=run_candidates,
     timeout_seconds=TIMEOUT_SECONDS,
     price=NOT_BILLABLE,
+    result=CandidatesResult,
 )
 COMPANIES_SEARCH_ACTION = ActionSpec(
     action=service.COMPANIES_SEARCH,
@@ -96,6 +114,7 @@ COMPANIES_SEARCH_ACTION = ActionSpec(
     timeout_seconds=TIMEOUT_SECONDS,
     max_units=_page_rows(("companies",)),
     price=per_kind(companies=PRICE_PER_ROW["companies"]),
+    result=CompaniesSearchResult,
 )
 SECTION_ACTIONS = tuple(
     ActionSpec(
@@ -105,6 +124,7 @@ SECTION_ACTIONS = tuple(
         timeout_seconds=TIMEOUT_SECONDS,
         max_units=_page_rows((section,)),
         price=per_kind(**{section: PRICE_PER_ROW[section]}),
+        result=SECTION_RESULTS[section],
     )
     for section in SECTIONS
 )
@@ -115,5 +135,6 @@ TRADE_REPORT_ACTION = ActionSpec(
     timeout_seconds=TIMEOUT_SECONDS,
     max_units=_page_rows(SECTIONS),
     price=per_kind(**{section: PRICE_PER_ROW[section] for section in SECTIONS}),
+    result=TradeReportResult,
 )
 ACTIONS = (CANDIDATES_ACTION, COMPANIES_SEARCH_ACTION, *SECTION_ACTIONS, TRADE_REPORT_ACTION)

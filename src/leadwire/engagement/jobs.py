@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from leadwire.engagement import service
-from leadwire.engagement.schemas import PostLikeRequest
+from leadwire.engagement.schemas import PostLikeRequest, PostLikeResult
 from leadwire.platform.billing.prices import NOT_METERED
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.registry import ActionSpec
@@ -26,4 +26,5 @@ POST_LIKE_ACTION = ActionSpec(
     timeout_seconds=120.0,
     price=NOT_METERED,  # outreach actions are outside job billing (spec section 2)
     creation_item=reduced_job,  # `{id, status, action, channel, scheduled_at}` like dispatches
+    result=PostLikeResult,
 )

@@ -39,6 +39,16 @@ _COMMON = (
     "request_payload_too_large",
     "task_unavailable",
 )
+POST_LIKE_DESCRIPTION = (
+    "Creates an `outreach.linkedin.post_like` job. No post URL is given: the job reads up to `post_limit` "
+    "(1-50, default 20) recent posts of `profile_url`, scores each against the topic `content`, and likes "
+    "the most relevant one this account has not liked yet; with none relevant it still succeeds with "
+    "`{status: skipped, reason: no_relevant_post, liked_post: null}`. `account_id` is needed only when "
+    "several usable LinkedIn accounts exist. The like takes part in LinkedIn's pacing "
+    "(`min_channel_task_interval_seconds`), so the 202 item is the reduced "
+    "`{id, status: queued, action, channel, scheduled_at}`. Not metered. Needs `engagement:write`. "
+    "Body limit 32 KB."
+)
 _CREATED = {
     **documented(
         ItemEnvelope[ReducedJob], 202, "Post like accepted: queued for the account's next LinkedIn slot"
@@ -51,6 +61,7 @@ _CREATED = {
     "/api/v2/outreach/linkedin/post-likes",
     status_code=202,
     summary="Like the recent post of a LinkedIn profile most relevant to a topic",
+    description=POST_LIKE_DESCRIPTION,
     openapi_extra=openapi_body(PostLikeRequest),
     responses={**_CREATED, **errors(*_COMMON, "account_id_required")},
 )
@@ -77,6 +88,10 @@ def _failed_like(job: Job) -> ApiError | None:
     "/api/v1/outreach/linkedin/post-likes",
     status_code=202,
     summary="Like the recent post of a LinkedIn profile most relevant to a topic (v1)",
+    description=POST_LIKE_DESCRIPTION
+    + " v1: an interval below 60 s is taken as 60 s; several accounts without `account_id` is "
+    "`account_id_required_multiple_linkedin_accounts`; a like that fails while the caller waits "
+    "(`Prefer: wait`) is 502 `action_failed`.",
     openapi_extra=openapi_body(PostLikeRequestV1),
     responses={
         **_CREATED,

@@ -1,12 +1,13 @@
 """Request bodies of the LinkedIn post-like endpoints (spec section 4, LinkedIn post like) and their
-rules, v2 and v1 (v1 treats an interval below 60 s as 60 s)."""
+rules, v2 and v1 (v1 treats an interval below 60 s as 60 s), and the result of the post-like job."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, StrictInt, StrictStr, field_validator
+from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from leadwire.platform.body import RequestModel
 from leadwire.platform.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
@@ -15,6 +16,26 @@ from leadwire.providers.channels import linkedin_profile_url
 
 class PostLikeRequest(RequestModel):
     """v2 body; unknown fields are ignored."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "profile_url": "https://www.linkedin.com/in/jane-doe",
+                    "content": "cold-chain logistics",
+                    "post_limit": 20,
+                    "locale": "en",
+                },
+                {
+                    "profile_url": "https://www.linkedin.com/in/jane-doe",
+                    "content": "供应链数字化",
+                    "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VT",
+                    "locale": "zh",
+                    "min_channel_task_interval_seconds": 300,
+                },
+            ]
+        }
+    )
 
     missing_codes = {"profile_url": "profile_url_required", "content": "content_required"}
     invalid_codes = {
@@ -64,3 +85,17 @@ class PostLikeRequestV1(PostLikeRequest):
         if isinstance(raw, int) and not isinstance(raw, bool) and raw < MIN_INTERVAL_SECONDS:
             return MIN_INTERVAL_SECONDS
         return raw
+
+
+class LikedPost(TypedDict):
+    url: str | None
+    post_id: str  # v1 reads it
+
+
+class PostLikeResult(TypedDict):
+    """`outreach.linkedin.post_like`: `liked`, or `skipped` (reason `no_relevant_post`, `liked_post`
+    null) when no recent post is relevant; the job succeeds either way. Not metered."""
+
+    status: Literal["liked", "skipped"]
+    liked_post: LikedPost | None
+    reason: str

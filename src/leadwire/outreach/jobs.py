@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from leadwire.outreach import service
-from leadwire.outreach.schemas import DispatchRequest
+from leadwire.outreach.schemas import DispatchRequest, DispatchResult
 from leadwire.platform.billing.prices import NOT_METERED
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.registry import ActionSpec
@@ -24,4 +24,5 @@ DISPATCH_ACTION = ActionSpec(
     timeout_seconds=120.0,
     price=NOT_METERED,  # outreach is outside job billing (spec section 2)
     creation_item=reduced_job,
+    result=DispatchResult,
 )

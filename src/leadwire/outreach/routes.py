@@ -66,6 +66,18 @@ async def _dispatch(
     return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
 
 
+DISPATCH_DESCRIPTION = (
+    "Creates an `outreach.dispatch` job that sends one email, LinkedIn or WhatsApp message through the "
+    "connected account `account_id` (its channel must be `channel`); on LinkedIn a connection gets a "
+    "message, anyone else a connection request with the text as its note. The job is `scheduled` at the "
+    "channel's next free slot — at least `min_channel_task_interval_seconds` (60-86400, default 60) after "
+    "the previous job of this user on this channel — so 202 means accepted, not sent. The 202 item is the "
+    "reduced `{id, status, action, channel, scheduled_at}`; the outcome is read at "
+    "`GET /api/v2/jobs/{id}` (v1: `/api/v1/outreach/jobs/{id}`). A message is sent at most once: a "
+    "worker lost mid-send fails the job `delivery_unknown` rather than send again. Not metered "
+    "(`billing.status: not_metered`). Needs `outreach:write`. Body limit 12 MB."
+)
+
 for _version in ("v1", "v2"):
     router.add_api_route(
         f"/api/{_version}/outreach/dispatches",
@@ -73,7 +85,9 @@ for _version in ("v1", "v2"):
         methods=["POST"],
         status_code=202,
         name=f"create_dispatch_{_version}",
-        summary="Send one email, LinkedIn or WhatsApp action through a connected account",
+        summary="Send one email, LinkedIn or WhatsApp action through a connected account"
+        + (" (v1)" if _version == "v1" else ""),
+        description=DISPATCH_DESCRIPTION,
         openapi_extra=openapi_body(DispatchRequest),
         responses={**_CREATED, **DISPATCH_ERRORS},
     )
@@ -83,12 +97,15 @@ for _version in ("v1", "v2"):
     router,
     "/api/v1/outreach/jobs/{job_id}",
     responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
+    summary="Read an outreach job (v1)",
 )
 async def get_outreach_job_v1(
     caller: OutreachJobReader,
     job_id: str = Path(description="job id from a creation response"),
     runtime: Runtime = Depends(get_runtime),
 ) -> JSONResponse:
+    """The v1 read of a dispatch or post-like job, in the same shape as `GET /api/v2/jobs/{id}`; any
+    other job is 404 `task_not_found`. Free; polled under the job-polling rate limit."""
     # Dispatches and post likes: v1 knows no other job, so another one is not found (before any scope).
     job = await jobs.read_job(
         runtime.driver_reads, caller, job_id, actions=lambda a: a.startswith("outreach.")

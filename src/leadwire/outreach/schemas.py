@@ -1,4 +1,5 @@
-"""The dispatch request (spec section 4, Outreach dispatch; DESIGN section 8) and its rules.
+"""The dispatch request (spec section 4, Outreach dispatch; DESIGN section 8), its rules, and the result
+of its job.
 
 The spec gives each missing or malformed part its own code, and a request with several faults gets the
 code of the first in this order: account, channel, action, recipient, attachments, content, interval.
@@ -16,7 +17,8 @@ from typing import Any, Literal
 
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from typing_extensions import TypedDict
 
 from leadwire.platform.body import RequestModel
 from leadwire.platform.connect import CHANNELS
@@ -51,7 +53,48 @@ class ContentIn(BaseModel):
     attachment: AttachmentIn | None = Field(default=None, description="one attachment, as an object")
 
 
+# One per channel (the account ids are placeholders: take yours from GET /api/v2/connect/accounts).
+DISPATCH_EXAMPLES: list[JsonValue] = [
+    {
+        "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VS",
+        "channel": "email",
+        "action": "outreach",
+        "recipient": {"address": "jane@acme.example", "name": "Jane Doe"},
+        "content": {
+            "subject": "Cold-chain capacity in Q3",
+            "text": "Hi Jane, ...",
+            "html": "<p>Hi Jane, ...</p>",
+        },
+        "metadata": {"campaign": "q3-logistics"},
+        "min_channel_task_interval_seconds": 240,
+    },
+    {
+        "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VT",
+        "channel": "linkedin",
+        "action": "outreach",
+        "recipient": {"profile_url": "https://www.linkedin.com/in/jane-doe"},
+        "content": {"text": "Hi Jane, I enjoyed your post on cold-chain logistics."},
+    },
+    {
+        "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VW",
+        "channel": "whatsapp",
+        "action": "outreach",
+        "recipient": {"phone": "+4915123456789"},
+        "content": {
+            "text": "Here is the deck we discussed.",
+            "attachment": {
+                "filename": "deck.pdf",
+                "contentBase64": "JVBERi0xLjQK",
+                "contentType": "application/pdf",
+            },
+        },
+    },
+]
+
+
 class DispatchRequest(RequestModel):
+    model_config = ConfigDict(json_schema_extra={"examples": DISPATCH_EXAMPLES})
+
     account_id: str
     channel: ChannelName
     action: Literal["outreach"]
@@ -236,3 +279,13 @@ def _interval(value: Any) -> int:
     ):
         raise ApiError("min_channel_task_interval_seconds_invalid", param="min_channel_task_interval_seconds")
     return int(value)
+
+
+class DispatchResult(TypedDict):
+    """`outreach.dispatch` (DESIGN section 6): what the provider accepted; outreach is not metered."""
+
+    kind: Literal["message", "connection_request"]  # LinkedIn: a message to a connection, else a request
+    provider: str
+    provider_message_id: str
+    recipient: str  # the address, profile URL or phone number sent to
+    delivered_at: str

@@ -57,6 +57,7 @@ READINESS_DOC: dict[str, Any] = {
 
 @router.get("/healthz", openapi_extra=PUBLIC, summary="Liveness: the process answers")
 async def healthz() -> JSONResponse:
+    """200 while the process can answer at all; no key, no database call."""
     return JSONResponse({"ok": True, "status": "alive"})
 
 
@@ -88,6 +89,8 @@ async def _select_one(runtime: Runtime) -> None:
     summary="Readiness: database reachable and not draining; `degraded` while Redis is unreachable",
 )
 async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
+    """200 `ready` (or `degraded` while Redis is unreachable) when this process should get traffic;
+    503 `database_unavailable` or `draining` when it should not. No key."""
     database_up, redis_up = await asyncio.gather(_database_answers(runtime), runtime.rate_limiter.ping())
     checks = {
         "database": "ok" if database_up else "unavailable",
@@ -118,6 +121,8 @@ async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
     response_class=Response,
 )
 async def metrics(request: Request, runtime: Runtime = Depends(get_runtime)) -> Response:
+    """Prometheus text format: requests by route and status, latencies, asyncio tasks, pool use and
+    rate-limit fallbacks. No API key; `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set."""
     token = runtime.settings.metrics_token
     if token:
         scheme, _, given = request.headers.get("authorization", "").partition(" ")

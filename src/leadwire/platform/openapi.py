@@ -11,12 +11,13 @@ from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute, iter_route_contexts
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from starlette.routing import BaseRoute
 
 from leadwire.platform.body import BODY_MODELS
 from leadwire.platform.errors import CATALOGUE
 from leadwire.platform.http import idempotent, prefer_wait
+from leadwire.platform.jobs.registry import ActionSpec, registry
 
 ERROR_ENVELOPE = {
     "type": "object",
@@ -196,6 +197,52 @@ def _body_models(schema: dict[str, Any]) -> list[type[BaseModel]]:
     return models
 
 
+SCHEMA_REF = "#/components/schemas/{model}"
+
+
+def _add_component(schemas: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
+    if schemas.setdefault(name, schema) != schema:
+        raise ValueError(f"two different schemas named {name} in the OpenAPI document")
+
+
+def _result_schema(schemas: dict[str, Any], spec: ActionSpec) -> dict[str, Any]:
+    """A reference to the action's declared result model, added to the components with the models it
+    uses; a bare object for an action (an extension's) that declares none."""
+    if spec.result is None:
+        return {"type": "object"}
+    schema = TypeAdapter(spec.result).json_schema(ref_template=SCHEMA_REF, mode="serialization")
+    for name, nested in schema.pop("$defs", {}).items():
+        _add_component(schemas, name, nested)
+    _add_component(schemas, spec.result.__name__, schema)
+    return {"$ref": SCHEMA_REF.format(model=spec.result.__name__)}
+
+
+def _typed_job_results(schemas: dict[str, Any]) -> None:
+    """`PublicJob` as a union discriminated by `action`: each registered action's job has the fields
+    every job has (`JobFields`) and, as `result`, the model its capability declared with the action."""
+    specs = registry.specs()
+    if "PublicJob" not in schemas or not specs:
+        return
+    schemas["JobFields"] = {**schemas.pop("PublicJob"), "title": "JobFields"}
+    mapping: dict[str, str] = {}
+    for spec in specs:
+        result = _result_schema(schemas, spec)
+        name = f"Job.{spec.action}"
+        schemas[name] = {
+            "title": name,
+            "description": f"A job of action `{spec.action}`: `result` when it succeeded, else null.",
+            "allOf": [{"$ref": SCHEMA_REF.format(model="JobFields")}],
+            "properties": {"action": {"const": spec.action}, "result": {"anyOf": [result, {"type": "null"}]}},
+        }
+        mapping[spec.action] = SCHEMA_REF.format(model=name)
+    schemas["PublicJob"] = {
+        "title": "PublicJob",
+        "description": "A job (spec section 2). Its `action` names the variant, whose `result` is typed.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "action", "mapping": mapping},
+    }
+
+
 def install_openapi(app: FastAPI) -> None:
     def build() -> dict[str, Any]:
         if app.openapi_schema:
@@ -214,6 +261,7 @@ def install_openapi(app: FastAPI) -> None:
             body_schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
             schemas.update(body_schema.pop("$defs", {}))
             schemas[model.__name__] = body_schema
+        _typed_job_results(schemas)
         components["securitySchemes"] = {
             "bearerAuth": {"type": "http", "scheme": "bearer", "bearerFormat": "lw_live_…"},
             "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "x-api-key"},

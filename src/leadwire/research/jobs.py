@@ -10,7 +10,7 @@ from leadwire.platform.body import RequestModel
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.registry import ActionSpec, Handler
 from leadwire.research import service
-from leadwire.research.schemas import ContactsRequest, PublicWebRequest
+from leadwire.research.schemas import ContactsRequest, ContactsResult, PublicWebRequest, PublicWebResult
 
 
 def _search_job(
@@ -47,6 +47,7 @@ PUBLIC_WEB_ACTION = ActionSpec(
     timeout_seconds=120.0,
     max_units=lambda p: {"sources": float(len(p["queries"]) * p["search_limit"])},
     price=per_unit(1, kind="sources"),  # a credit per returned source
+    result=PublicWebResult,
 )
 CONTACTS_ACTION = ActionSpec(
     action=service.CONTACTS,
@@ -55,4 +56,5 @@ CONTACTS_ACTION = ActionSpec(
     timeout_seconds=120.0,
     max_units=lambda p: {"contacts": float(p["limit"])},
     price=per_unit(1, kind="contacts"),  # a credit per contact with an email
+    result=ContactsResult,
 )

@@ -1,12 +1,14 @@
-"""Request bodies of the research endpoints (spec section 4, Research) and their rules."""
+"""Request bodies of the research endpoints (spec section 4, Research), their rules, and the results of
+their jobs."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 import pycountry
-from pydantic import Field, StrictInt, StrictStr, field_validator
+from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 from leadwire.domains import normalise_domain
 from leadwire.platform.body import RequestModel
@@ -21,6 +23,20 @@ def _is_alpha2(code: str) -> bool:
 
 
 class PublicWebRequest(RequestModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "queries": ["logistics software companies in Germany"],
+                    "search_limit": 5,
+                    "category": "company",
+                    "user_location": "DE",
+                },
+                {"queries": ["cold chain warehousing", "pharma logistics news"], "include_domains": []},
+            ]
+        }
+    )
+
     queries: list[Query] = Field(min_length=1, max_length=2)
     search_limit: StrictInt = Field(default=10, ge=1, le=10)
     category: Category | None = None
@@ -53,6 +69,13 @@ class PublicWebRequest(RequestModel):
 
 
 class ContactsRequest(RequestModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"domain": "acme-logistics.example", "positions": ["sales", "procurement"], "limit": 10}
+            ]
+        }
+    )
     missing_codes = {"domain": "invalid_domain"}
     invalid_codes = {"locale": "locale_invalid"}
 
@@ -68,3 +91,80 @@ class ContactsRequest(RequestModel):
             return normalise_domain(raw)
         except ValueError:
             raise PydanticCustomError("invalid_domain", "a company domain such as example.com") from None
+
+
+# -- job results -------------------------------------------------------------------------------
+
+
+class PublicWebSource(TypedDict):
+    url: str
+    title: str
+    published_date: str | None
+    author: str | None
+    image: str | None
+    highlights: list[str]
+    text: str  # length-limited; ends with `...[truncated]` when trimmed
+
+
+class PublicWebQueryResult(TypedDict):
+    query: str
+    sources: list[PublicWebSource]
+
+
+class PublicWebQueryError(TypedDict):
+    query: str
+    code: str
+
+
+class PublicWebResult(TypedDict):
+    """`research.public_web`: `partial` when a query failed (its code in `errors`); one credit per source."""
+
+    status: Literal["complete", "partial"]
+    queries: list[str]
+    searched_queries: list[str]
+    results_per_query: int
+    results: list[PublicWebQueryResult]
+    errors: list[PublicWebQueryError]
+
+
+class Contact(TypedDict):
+    email: str | None
+    status: str | None  # the upstream's e-mail verification status (valid, accept_all, ...)
+    position: str | None
+    first_name: str | None
+    last_name: str | None
+    full_name: str | None
+    linkedin_url: str | None
+
+
+class HierarchyNode(TypedDict):
+    id: str
+    kind: str  # `company` (node n0) or `person`
+    title: str | None
+    name: str | None
+    email: str | None
+    status: str | None
+    linkedin_url: str | None
+    department: str | None
+    seniority: str | None
+    sort_order: int
+
+
+HierarchyEdge = TypedDict(
+    "HierarchyEdge",
+    # `from` reports to (or, for the top person, belongs to) `to`; inferred from titles, not verified.
+    {"from": str, "to": str, "relation": str, "confidence": float, "sort_order": int},
+)
+
+
+class ContactsResult(TypedDict):
+    """`research.contacts`: `done` with contacts, `no_result` for an empty search; a credit per contact
+    with an email."""
+
+    status: Literal["done", "no_result"]
+    domain: str
+    company_name: str | None
+    contacts: list[Contact]
+    nodes: list[HierarchyNode]
+    edges: list[HierarchyEdge]
+    note: str

@@ -3,14 +3,17 @@ discovery run, and Find More runs. Runs are billed a credit per released qualifi
 
 from __future__ import annotations
 
+from typing import Any
+
 from leadwire.platform.billing.prices import per_unit
 from leadwire.platform.jobs.registry import ActionSpec, Handler
 from leadwire.websets import discovery, service
+from leadwire.websets.schemas import PreparationResult, RunResult
 
 ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
 
 
-def _action(action: str, handler: Handler, timeout_seconds: float) -> ActionSpec:
+def _action(action: str, handler: Handler, timeout_seconds: float, result: type[Any]) -> ActionSpec:
     """Every webset action reserves the run's goal in items and follows its list when cancelled."""
     return ActionSpec(
         action=action,
@@ -21,10 +24,11 @@ def _action(action: str, handler: Handler, timeout_seconds: float) -> ActionSpec
         max_units=lambda p: {"items": float(p["goal"])},
         price=ITEM_PRICE,
         on_cancel=service.follow_cancelled_job,
+        result=result,
     )
 
 
 # Preparation reserves the goal at creation and hands the reservation to the run it starts.
-PREPARE_ACTION = _action(service.PREPARE, discovery.prepare, 300.0)
-DISCOVER_ACTION = _action(service.DISCOVER, discovery.run, 600.0)
-FIND_MORE_ACTION = _action(service.FIND_MORE, discovery.run, 600.0)
+PREPARE_ACTION = _action(service.PREPARE, discovery.prepare, 300.0, PreparationResult)
+DISCOVER_ACTION = _action(service.DISCOVER, discovery.run, 600.0, RunResult)
+FIND_MORE_ACTION = _action(service.FIND_MORE, discovery.run, 600.0, RunResult)

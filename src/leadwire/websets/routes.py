@@ -69,6 +69,16 @@ def _target_kind(value: str | None) -> str | None:
 @router.post(
     "",
     status_code=202,
+    summary="Create a prospect list (webset) from natural-language criteria",
+    description=(
+        "Creates the list (status `generating_criteria`) and a `websets.prepare` job that writes the "
+        "criteria and the search strategy, then starts a `websets.discover` job that searches and "
+        "verifies prospects until `count` (25, 100, 500 or 1000, plan-limited) qualified items are "
+        "released. The 202 item is `{webset, preparation_job}`; the preparation job succeeding only "
+        "means discovery started: follow the webset's status, its items or its SSE stream. Billing: 1 "
+        "credit per released qualified item; `count` credits are reserved at creation and the unused "
+        "part released when the run ends. Needs `websets:write`."
+    ),
     openapi_extra=openapi_body(CreateWebsetRequest),
     responses={
         **documented(ItemEnvelope[CreateWebsetOut], 202, "List created; discovery starts"),
@@ -105,6 +115,11 @@ async def create_webset(
 
 @router.get(
     "",
+    summary="List the account's prospect lists",
+    description=(
+        "Newest first, `limit` (1-100, default 20) per page; pass `next_cursor` unchanged as `cursor` "
+        "for the next page while `has_more`. Optional `target_kind` filter. Free; needs `websets:read`."
+    ),
     responses={
         **documented(WebsetsPage[WebsetListItem]),
         **errors("invalid_request", "webset_target_kind_unsupported"),
@@ -115,7 +130,7 @@ async def list_websets(
     caller: WebsetsReader,
     runtime: Runtime = Depends(get_runtime),
     limit: str | None = Query(default=None, description="1-100, default 20"),
-    target_kind: str | None = Query(default=None),
+    target_kind: str | None = Query(default=None, description="company or person; default: both"),
     cursor: str | None = Query(default=None, description="`next_cursor` of the previous page, unchanged"),
 ) -> JSONResponse:
     rows, next_cursor = await service.list_websets(
@@ -129,19 +144,47 @@ async def list_websets(
     return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
 
 
-@router.get("/{webset_id}", responses={**documented(ItemEnvelope[WebsetOut]), **errors(*READ_ERRORS)})
+@router.get(
+    "/{webset_id}",
+    summary="Read a prospect list",
+    description=(
+        "The list with its status, progress (`goal`, `verify_cap`, `verified`, `qualified`, `full`, "
+        "`stop_reason`), criteria and, when `failed`, `failure.code`. The items endpoint is the source "
+        "of truth for results. Free; needs `websets:read`."
+    ),
+    responses={**documented(ItemEnvelope[WebsetOut]), **errors(*READ_ERRORS)},
+)
 async def get_webset(session: Session, caller: WebsetsReader, webset_id: str) -> JSONResponse:
     return json_response(ok_item(await service.detail(session, caller, webset_id)))
 
 
 @router.get(
-    "/{webset_id}/strategy", responses={**documented(ItemEnvelope[StrategyOut]), **errors(*READ_ERRORS)}
+    "/{webset_id}/strategy",
+    summary="Read a prospect list's criteria and search strategy",
+    description=(
+        "The criteria and the planned query groups once ready (`criteria_ready`, `strategy_ready`; "
+        "`strategy` is null before). Starts no model call or search and consumes no credits; the list "
+        "need not be complete. The SSE event `webset.strategy` carries the same snapshot. Needs "
+        "`websets:read`."
+    ),
+    responses={**documented(ItemEnvelope[StrategyOut]), **errors(*READ_ERRORS)},
 )
 async def get_strategy(session: Session, caller: WebsetsReader, webset_id: str) -> JSONResponse:
     return json_response(ok_item(await service.strategy(session, caller, webset_id)))
 
 
-@router.get("/{webset_id}/items", responses={**documented(ItemsPage[ItemOut]), **errors(*READ_ERRORS)})
+@router.get(
+    "/{webset_id}/items",
+    summary="Read a page of a prospect list's items (a snapshot)",
+    description=(
+        "Items by `match` (`qualified` = full + partial, the default; `full`, `partial`, `rejected`, "
+        "`verified` = all three) at a `detail` level (`compact`, `standard` adds the entity and check "
+        "counts, `full` adds per-criterion reasoning and references). Readable while discovery runs; "
+        "identify items by `id`. The first page's `stream_cursor` and `items_revision` are the "
+        "checkpoint to open the items stream from. Free; needs `websets:read`."
+    ),
+    responses={**documented(ItemsPage[ItemOut]), **errors(*READ_ERRORS)},
+)
 async def list_items(
     session: Session,
     caller: WebsetsReader,
@@ -150,7 +193,7 @@ async def list_items(
     match: str = Query(default="qualified", description="qualified, full, partial, rejected or verified"),
     detail: str = Query(default="compact", description="compact, standard or full"),
     limit: str | None = Query(default=None, description="default 10; at most 50 / 25 / 10 by detail"),
-    cursor: str | None = Query(default=None),
+    cursor: str | None = Query(default=None, description="`next_cursor` of the previous page, unchanged"),
 ) -> JSONResponse:
     if match not in MATCHES:
         raise ApiError("invalid_request", param="match", detail=", ".join(MATCHES))
@@ -190,6 +233,15 @@ def _revision(value: str | None) -> int | None:
 
 @router.get(
     "/{webset_id}/items/stream",
+    summary="Follow a prospect list's items and state (server-sent events)",
+    description=(
+        "Opened from a snapshot's checkpoint (`stream_cursor` + `items_revision` of the items page) it "
+        "replays what changed since and follows: `items.changed` (items and state; merge items by "
+        "`id`), `webset.strategy`, `complete` (the stream ends) and `reset` (the checkpoint is too old: "
+        "read a fresh snapshot and reconnect from it). Without a checkpoint it starts at the latest "
+        "event. Each event has an `id`; a reconnecting client sends it as `Last-Event-ID` and resumes "
+        "after it. Free; needs `websets:read`."
+    ),
     response_class=EventSourceResponse,
     responses={**SSE_DOC, **errors(*READ_ERRORS)},
 )
@@ -199,8 +251,8 @@ async def stream_items(
     caller: WebsetsReader,
     webset_id: str,
     runtime: Runtime = Depends(get_runtime),
-    stream_cursor: str | None = Query(default=None),
-    items_revision: str | None = Query(default=None),
+    stream_cursor: str | None = Query(default=None, description="`stream_cursor` of the snapshot"),
+    items_revision: str | None = Query(default=None, description="`items_revision` of the snapshot"),
 ) -> EventSourceResponse:
     await service.get_owned(session, caller, webset_id)
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
@@ -211,6 +263,15 @@ async def stream_items(
 @router.post(
     "/{webset_id}/find-more",
     status_code=202,
+    summary="Continue discovery on a prospect list (Find More)",
+    description=(
+        "Creates a `websets.find_more` job: a new discovery run that adds `count` (25, 100, 500 or "
+        "1000) more qualified items to the list. `Idempotency-Key` is required (400 "
+        "`idempotency_key_required`): a retried click gets the same job. A list still discovering is "
+        "409 `webset_busy`. Billing: 1 credit per released qualified item, `count` reserved at "
+        "creation. Follow it with the Find More stream (`job_id` = this job's id, and the checkpoint "
+        "of the snapshot read before the call). Needs `websets:write`."
+    ),
     openapi_extra={**openapi_body(FindMoreRequest), "parameters": [IDEMPOTENCY_KEY_REQUIRED]},
     responses={
         **JOB_RESPONSES,
@@ -239,6 +300,13 @@ async def find_more(
 
 @router.get(
     "/{webset_id}/find-more/stream",
+    summary="Follow one Find More run (server-sent events)",
+    description=(
+        "The items stream of one Find More run: `job_id` names the run's job, `stream_cursor` + "
+        "`items_revision` the checkpoint of the snapshot read before calling Find More. The same "
+        "events as the items stream; `complete` when that run ends. `Last-Event-ID` resumes after the "
+        "last event received. Free; needs `websets:read`."
+    ),
     response_class=EventSourceResponse,
     responses={**SSE_DOC, **errors(*READ_ERRORS, "task_not_found")},
 )
@@ -248,9 +316,9 @@ async def stream_find_more(
     caller: WebsetsReader,
     webset_id: str,
     runtime: Runtime = Depends(get_runtime),
-    job_id: str | None = Query(default=None),
-    stream_cursor: str | None = Query(default=None),
-    items_revision: str | None = Query(default=None),
+    job_id: str | None = Query(default=None, description="the id of the Find More job"),
+    stream_cursor: str | None = Query(default=None, description="`stream_cursor` of the snapshot"),
+    items_revision: str | None = Query(default=None, description="`items_revision` of the snapshot"),
 ) -> EventSourceResponse:
     await service.get_owned(session, caller, webset_id)
     if not job_id:

@@ -1,10 +1,11 @@
-"""Request bodies and wire shapes of prospect lists (spec sections 2 and 4, DESIGN sections 6 and 8)."""
+"""Request bodies, wire shapes and job results of prospect lists (spec sections 2 and 4, DESIGN sections
+6 and 8)."""
 
 from __future__ import annotations
 
 from typing import Any, Generic, Literal, NotRequired, TypeVar
 
-from pydantic import BaseModel, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
@@ -25,6 +26,23 @@ def _count(value: object) -> int:
 
 
 class CreateWebsetRequest(RequestModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "query": "Logistics software companies in Germany with more than 200 employees",
+                    "title": "DE logistics software",
+                    "count": 25,
+                    "target_kind": "company",
+                    "locale": "en",
+                },
+                {
+                    "query": "Heads of procurement at chemical companies in Switzerland",
+                    "target_kind": "person",
+                },
+            ]
+        }
+    )
     missing_codes = {"query": "webset_query_required"}
     invalid_codes = {
         "query": "webset_query_required",
@@ -63,6 +81,7 @@ class CreateWebsetRequest(RequestModel):
 
 
 class FindMoreRequest(RequestModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"count": 25}]})
     invalid_codes = {"count": "webset_count_invalid"}
 
     count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
@@ -219,3 +238,28 @@ class ItemsPage(WebsetsPage[T], Generic[T]):
     webset_status: str
     items_revision: int
     stream_cursor: int
+
+
+# -- job results -------------------------------------------------------------------------------
+
+
+class PreparationResult(TypedDict):
+    """`websets.prepare`: criteria and strategy are ready and the discovery run is started (its job id);
+    the webset's status, not this job's, tells whether discovery is complete."""
+
+    webset_id: str
+    webset_status: str
+    discovery_job_id: str | None
+
+
+class RunResult(TypedDict):
+    """`websets.discover` and `websets.find_more`: one discovery run, billed a credit per released
+    qualified item. A run that found its list already finished reports only `webset_status`."""
+
+    webset_id: str
+    run: int
+    released: NotRequired[int]
+    stop_reason: NotRequired[
+        Literal["cancelled", "goal_reached", "verify_cap_reached", "exhausted", "time_limit"]
+    ]
+    webset_status: NotRequired[str]

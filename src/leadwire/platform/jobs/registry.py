@@ -25,7 +25,9 @@ class ActionSpec:
     `capability` names the scopes (`<capability>:read` to read the job, `:write` to cancel it);
     `price` the credits per unit of each kind the handler bills; `max_units` the most units of each
     kind (or of the default kind, as a number) a payload can produce, for the reservation;
-    `creation_item` the reduced item a creation response carries instead of the whole job.
+    `creation_item` the reduced item a creation response carries instead of the whole job; `result`
+    the model (a pydantic model or a TypedDict) of a succeeded job's `result`, which the OpenAPI
+    document publishes as the type of that action's job result.
     """
 
     action: str
@@ -37,6 +39,7 @@ class ActionSpec:
     max_units: Callable[[dict[str, Any]], float | Units] | None = None
     price: Price = NOT_BILLABLE
     creation_item: Callable[[Job], Mapping[str, Any]] | None = None
+    result: type[Any] | None = None
     # Runs in the cancelling transaction after a queued job was cancelled: the capability's own record
     # of the work (a webset whose run will now never start) follows the job.
     on_cancel: Callable[[AsyncSession, Notifier, Job], Awaitable[None]] | None = None
@@ -61,6 +64,10 @@ class ActionRegistry:
 
     def actions(self) -> list[str]:
         return sorted(self._specs)
+
+    def specs(self) -> list[ActionSpec]:
+        """Every registered action's declaration, by action name."""
+        return [self._specs[action] for action in self.actions()]
 
 
 registry = ActionRegistry()

@@ -29,6 +29,14 @@ JobId = Path(description="job id from a creation response")
     router,
     "/api/v2/jobs/{job_id}",
     responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
+    summary="Read a job",
+    description=(
+        "Any job of the caller's account: status (`queued`, `scheduled`, `running`, `settling`, then "
+        "`succeeded`, `failed` or `cancelled`), progress, `result` (typed by `action`; set when "
+        "succeeded), `error` (`{code, detail?}` when failed) and `billing` (`charged_credits` is final "
+        "once the job is terminal). Needs the read scope of the job's capability; another account's "
+        "or an unknown id is 404 `task_not_found`. Poll every 2-5 s; free."
+    ),
 )
 async def get_job(
     caller: JobReader, job_id: str = JobId, runtime: Runtime = Depends(get_runtime)
@@ -39,6 +47,12 @@ async def get_job(
 @router.post(
     "/api/v2/jobs/{job_id}/cancel",
     responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found", "job_already_running")},
+    summary="Cancel a job",
+    description=(
+        "A `queued` or `scheduled` job becomes `cancelled` and its reservation is released (a webset "
+        "job's list is cancelled with it); a `running` job is 409 `job_already_running`; a terminal "
+        "job is returned unchanged, so a retry is safe. Needs the write scope of the job's capability."
+    ),
 )
 async def cancel_job(
     session: Session,
