@@ -8,6 +8,7 @@ import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +31,10 @@ from leadwire.platform.http import ReplayedResponse
 from leadwire.platform.middleware import RequestContextMiddleware
 from leadwire.platform.openapi import install_openapi
 from leadwire.platform.runtime import Runtime, build_runtime
+
+if TYPE_CHECKING:
+    from leadwire.platform.jobs.runner import Worker
+    from leadwire.sandbox.background import WorldBuild
 
 log = logging.getLogger("leadwire")
 
@@ -81,6 +86,20 @@ async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))
 
 
+async def _work_once_world_is_ready(
+    worker: Worker, world_build: WorldBuild | None, working: asyncio.Event
+) -> None:
+    """Claims no job while the sandbox world builds: nearly every action reads it (research, customs,
+    websets, LinkedIn sends and likes), so jobs wait queued rather than fail. After a failed build
+    the worker runs anyway and each job answers as it would without a world."""
+    if world_build is not None and not world_build.finished():
+        log.info("the worker claims jobs once the sandbox world is built")
+        status = await world_build.wait()
+        log.info("sandbox world %s; the worker claims jobs", status["state"])
+    working.set()
+    await worker.run()
+
+
 class _LeadwireAPI(FastAPI):
     """FastAPI whose flat routes (`platform.flat_route`) are answered outside its own middleware stack:
     its error, telemetry and body-limit layers cost a job poll more than its route. `flat_context`
@@ -112,9 +131,11 @@ def create_app(
     runtime: Runtime | None = None,
     in_process_worker: bool = False,
     freeze_heap: bool = False,
+    world_build: WorldBuild | None = None,
 ) -> FastAPI:
     """The app; `freeze_heap` (server processes) moves everything built at start-up out of the garbage
-    collector's view (`platform.gcfreeze`)."""
+    collector's view (`platform.gcfreeze`); `world_build` (`leadwire serve`) is the sandbox world
+    building in another process: `/readyz` shows it and the in-process worker waits for it."""
     settings = settings or (runtime.settings if runtime else load_settings())
 
     @contextlib.asynccontextmanager
@@ -125,11 +146,14 @@ def create_app(
             capabilities.install_services(app.state.runtime)
         worker_task = None
         worker = None
+        working = asyncio.Event()
         if in_process_worker:
             from leadwire.platform.jobs.runner import Worker
 
             worker = Worker(app.state.runtime)
-            worker_task = asyncio.create_task(worker.run(), name="leadwire-in-process-worker")
+            worker_task = asyncio.create_task(
+                _work_once_world_is_ready(worker, world_build, working), name="leadwire-in-process-worker"
+            )
         try:
             async with mcp_server.session_manager.run():
                 if freeze_heap:
@@ -137,9 +161,16 @@ def create_app(
                 yield
         finally:
             app.state.runtime.draining = True
+            if world_build is not None:  # here: after SIGTERM uvicorn re-raises it, ending the process
+                world_build.terminate()
             if worker is not None and worker_task is not None:
-                await worker.shutdown()
-                await worker_task
+                if working.is_set():
+                    await worker.shutdown()
+                    await worker_task
+                else:  # still waiting for the world: nothing claimed, nothing to hand back
+                    worker_task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await worker_task
             if own_runtime:
                 await app.state.runtime.close()
 
@@ -164,6 +195,7 @@ def create_app(
     app.add_exception_handler(ConnectionError, _database_error)
     app.add_exception_handler(TimeoutError, _database_error)  # client-side statement/connect timeouts
     app.add_exception_handler(PoolTimeoutError, _database_error)
+    app.state.world_build = world_build
     app.include_router(health.router)
     enabled = capabilities.enabled(settings.plugin_modules)
     for capability in enabled:

@@ -10,7 +10,7 @@ import signal
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -22,6 +22,9 @@ from leadwire.client.customs_cli import customs_app
 from leadwire.client.websets_cli import websets_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
+
+if TYPE_CHECKING:
+    from leadwire.sandbox.background import WorldBuild
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Leadwire: outreach, discovery and trade data API."
@@ -114,17 +117,29 @@ def migrate() -> None:
 def serve(
     host: str | None = typer.Option(None),
     port: int | None = typer.Option(None),
-    build_world: bool = typer.Option(True, help="Build the sandbox world on first start."),
+    build_world: bool = typer.Option(
+        True, help="Build the sandbox world on first start (in a separate process; jobs wait for it)."
+    ),
 ) -> None:
-    """One process: migrate, bootstrap the demo account, build the sandbox world, serve API + worker."""
+    """One process: migrate, bootstrap the demo account, serve API + worker. On first start the
+    sandbox world builds in a separate process meanwhile; jobs wait queued until it is ready."""
     settings = load_settings()
     _prepare(settings)
     _migrate(settings)
     demo = asyncio.run(_bootstrap_demo(settings))
-    if build_world:
-        _ensure_world(settings)
     _announce_demo(settings, demo, host or settings.host, port or settings.port)
-    _run_server(settings, host, port, in_process_worker=True)
+    world = None
+    if build_world:
+        from leadwire.sandbox.background import WorldBuild
+
+        world = WorldBuild(
+            settings.resolved_world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size
+        )
+    try:
+        _run_server(settings, host, port, in_process_worker=True, world_build=world)
+    finally:
+        if world is not None:
+            world.stop()
 
 
 @app.command()
@@ -210,13 +225,14 @@ async def _bootstrap_demo(settings: Settings) -> Any:
 
 
 def _ensure_world(settings: Settings) -> None:
+    from leadwire.sandbox.progress import announcement
     from leadwire.sandbox.setup import ensure_world
     from leadwire.sandbox.store import world_is_built
 
     world_dir = settings.resolved_world_dir
     if not world_is_built(world_dir):
         size, seed = settings.sandbox_size, settings.sandbox_seed
-        sys.stderr.write(f"Building the sandbox world ({size}, seed {seed}) in {world_dir}\n")
+        sys.stderr.write(f"world build: {announcement(world_dir, seed=seed, size=size)}\n")
     ensure_world(world_dir, seed=settings.sandbox_seed, size=settings.sandbox_size, progress=True)
     sys.stderr.write(world_description(world_dir) + "\n")
 
@@ -248,14 +264,23 @@ def _announce_demo(settings: Settings, demo: Any, host: str, port: int) -> None:
 
 
 def _run_server(
-    settings: Settings, host: str | None, port: int | None, *, in_process_worker: bool, fd: int | None = None
+    settings: Settings,
+    host: str | None,
+    port: int | None,
+    *,
+    in_process_worker: bool,
+    fd: int | None = None,
+    world_build: WorldBuild | None = None,
 ) -> None:
     import uvicorn
 
     from leadwire.app import create_app
     from leadwire.platform.http_server import uvicorn_config
 
-    app = create_app(settings, in_process_worker=in_process_worker, freeze_heap=True)
+    app = create_app(settings, in_process_worker=in_process_worker, freeze_heap=True, world_build=world_build)
+    # Started once the server's imports are done: on 2 cores the build's own start-up would slow them.
+    if world_build is not None and not world_build.start():
+        sys.stderr.write(world_description(world_build.world_dir) + "\n")
     config = uvicorn_config(app, settings, host=host or settings.host, port=port or settings.port, fd=fd)
     uvicorn.Server(config).run()
 

@@ -11,7 +11,14 @@ import httpx
 import pytest
 
 from leadwire.client import Leadwire, LeadwireError
-from tests.support.processes import LEADWIRE, free_port, leadwire_process, process_env, wait_ready
+from tests.support.processes import (
+    LEADWIRE,
+    free_port,
+    leadwire_process,
+    process_env,
+    wait_for,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -64,7 +71,8 @@ def test_first_start_builds_the_world_and_research_runs_on_it(tmp_path: Path) ->
     base = f"http://127.0.0.1:{port}"
     log = tmp_path / "serve.log"
     with leadwire_process(["serve"], env, log) as process:
-        wait_ready(base, process, log, timeout=120)
+        wait_ready(base, process, log, timeout=120)  # answers at once; the world builds meanwhile
+        wait_for(lambda: httpx.get(f"{base}/readyz").json()["world"]["state"] == "ready", timeout=120)
         assert (data_dir / "world" / "world.db").exists() and (
             data_dir / "world" / "search_index.json"
         ).exists()

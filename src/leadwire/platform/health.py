@@ -2,8 +2,11 @@
 
 `/readyz` tells the truth within a bounded time: 503 when the database does not answer within its
 connect timeout or the process is draining; 200 with `status: degraded` while Redis is configured but
-unreachable (rate limits then count per process, see `platform/ratelimit.py`). `/metrics` is the
-Prometheus text format, behind `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set.
+unreachable (rate limits then count per process, see `platform/ratelimit.py`). Under `leadwire serve`
+it also shows the sandbox world building in another process: 200 with `status: building` and a
+`world` object (stage, percent, elapsed seconds), since the API serves meanwhile and only jobs wait
+for the world; `degraded` if that build failed. `/metrics` is the Prometheus text format, behind
+`Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set.
 """
 
 from __future__ import annotations
@@ -30,21 +33,51 @@ _READINESS = {
     "required": ["ok", "status", "checks"],
     "properties": {
         "ok": {"type": "boolean"},
-        "status": {"enum": ["ready", "degraded", "database_unavailable", "draining"]},
+        "status": {"enum": ["ready", "building", "degraded", "database_unavailable", "draining"]},
         "checks": {
             "type": "object",
             "properties": {
                 "database": {"enum": ["ok", "unavailable"]},
                 "redis": {"enum": ["ok", "unavailable", "not_configured"]},
+                "world": {"enum": ["ready", "building", "failed"]},
+            },
+        },
+        "world": {
+            "type": "object",
+            "description": "`leadwire serve` only: the sandbox world, built in a separate process on first "
+            "start; jobs wait queued until it is ready",
+            "required": ["state"],
+            "properties": {
+                "state": {"enum": ["ready", "building", "failed"]},
+                "size": {"type": "string"},
+                "stage": {"type": ["string", "null"], "description": "the stage running now"},
+                "stage_percent": {"type": ["number", "null"]},
+                "percent": {"type": "number", "description": "the whole build, estimated"},
+                "elapsed_seconds": {"type": "number"},
+                "expected_seconds": {"type": "number", "description": "typical for this size on 2 cores"},
+                "stages_done": {"type": "object", "additionalProperties": {"type": "number"}},
+                "error": {"type": "string"},
             },
         },
     },
 }
+_WORLD_FIELDS = (
+    "state",
+    "size",
+    "stage",
+    "stage_percent",
+    "percent",
+    "elapsed_seconds",
+    "expected_seconds",
+    "stages_done",
+    "error",
+)
 READINESS_DOC: dict[str, Any] = {
     "security": [],
     "responses": {
         "200": {
-            "description": "Ready (or degraded: Redis unreachable, limits per process)",
+            "description": "Ready; building while `leadwire serve` builds the sandbox world (jobs wait for "
+            "it); degraded while Redis is unreachable (limits per process) or after a failed world build",
             "content": {"application/json": {"schema": _READINESS}},
         },
         "503": {
@@ -86,23 +119,46 @@ async def _select_one(runtime: Runtime) -> None:
 @router.get(
     "/readyz",
     openapi_extra=READINESS_DOC,
-    summary="Readiness: database reachable and not draining; `degraded` while Redis is unreachable",
+    summary="Readiness: database reachable and not draining; `building` while the sandbox world "
+    "builds, `degraded` while Redis is unreachable",
 )
-async def readyz(runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
-    """200 `ready` (or `degraded` while Redis is unreachable) when this process should get traffic;
-    503 `database_unavailable` or `draining` when it should not. No key."""
+async def readyz(request: Request, runtime: Runtime = Depends(get_runtime)) -> JSONResponse:
+    """200 `ready` (`building` while the sandbox world builds, `degraded` while Redis is unreachable)
+    when this process should get traffic; 503 `database_unavailable` or `draining` when it should not.
+    No key."""
     database_up, redis_up = await asyncio.gather(_database_answers(runtime), runtime.rate_limiter.ping())
     checks = {
         "database": "ok" if database_up else "unavailable",
         "redis": ("ok" if redis_up else "unavailable") if runtime.settings.redis_url else "not_configured",
     }
+    world = _world(request)
+    extra: dict[str, Any] = {}
+    if world is not None:
+        checks["world"] = world["state"]
+        extra["world"] = world
     if not database_up:
         return JSONResponse(
-            {"ok": False, "status": "database_unavailable", "checks": checks}, status_code=503
+            {"ok": False, "status": "database_unavailable", "checks": checks, **extra}, status_code=503
         )
     if runtime.draining:
-        return JSONResponse({"ok": False, "status": "draining", "checks": checks}, status_code=503)
-    return JSONResponse({"ok": True, "status": "ready" if redis_up else "degraded", "checks": checks})
+        return JSONResponse({"ok": False, "status": "draining", "checks": checks, **extra}, status_code=503)
+    return JSONResponse({"ok": True, "status": _ready_status(checks), "checks": checks, **extra})
+
+
+def _ready_status(checks: dict[str, str]) -> str:
+    # A load balancer sends traffic on any 200: while the world builds the API answers, only jobs wait.
+    if checks["redis"] == "unavailable" or checks.get("world") == "failed":
+        return "degraded"
+    return "building" if checks.get("world") == "building" else "ready"
+
+
+def _world(request: Request) -> dict[str, Any] | None:
+    """The sandbox world build `leadwire serve` started (None in every other process)."""
+    build = getattr(request.app.state, "world_build", None)
+    if build is None:
+        return None
+    status = build.status()
+    return {name: status[name] for name in _WORLD_FIELDS if status.get(name) is not None}
 
 
 @router.get(

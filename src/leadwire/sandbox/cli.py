@@ -47,9 +47,14 @@ def build(
     size: Size = typer.Option(Size.default, "--size", help="small (tests), default, or large (benchmarks)."),
     data_dir: Path | None = DataDir,
     force: bool = typer.Option(False, "--force", help="Rebuild even if a world is already there."),
-    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show progress bars on stderr."),
+    progress: bool = typer.Option(
+        True,
+        "--progress/--no-progress",
+        help="Show progress on stderr: bars on a terminal, else one line per step with elapsed times.",
+    ),
 ) -> None:
     """Generate the deterministic sandbox world into <data-dir>/world, then its search index."""
+    from leadwire.sandbox.progress import announcement
     from leadwire.sandbox.setup import ensure_world
     from leadwire.sandbox.store import read_meta, world_is_built
 
@@ -67,6 +72,8 @@ def build(
             }
         )
         return
+    if progress:
+        sys.stderr.write(f"world build: {announcement(world_dir, seed=seed, size=size.value)}\n")
     _emit(ensure_world(world_dir, seed=seed, size=size.value, progress=progress, force=True))
 
 

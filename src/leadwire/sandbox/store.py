@@ -14,10 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.request import pathname2url
 
-import duckdb
-
 from leadwire.sandbox.config import SCHEMA_VERSION
-from leadwire.sandbox.trade import SHIPMENTS_DDL
 
 WORLD_DB = "world.db"
 TRADE_DB = "trade.duckdb"
@@ -187,6 +184,11 @@ def table_counts(con: sqlite3.Connection) -> dict[str, int]:
 
 def create_empty_trade(path: Path) -> None:
     """A trade.duckdb with the shipments table and no rows."""
+    # Imported here: `leadwire serve` asks `world_is_built` without loading DuckDB and the generators.
+    import duckdb
+
+    from leadwire.sandbox.trade import SHIPMENTS_DDL
+
     con = duckdb.connect(str(path))
     try:
         con.execute(SHIPMENTS_DDL)

@@ -7,17 +7,14 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from time import perf_counter
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from leadwire.sandbox.companies import Company, generate_companies
 from leadwire.sandbox.config import SCHEMA_VERSION, SizeConfig, size_config, stage_random
@@ -25,6 +22,7 @@ from leadwire.sandbox.documents import generate_documents
 from leadwire.sandbox.people import Person, generate_people
 from leadwire.sandbox.posts import assign_interests, generate_posts
 from leadwire.sandbox.press import OUTLETS, ZH_OUTLETS
+from leadwire.sandbox.progress import StageProgress, on_stderr
 from leadwire.sandbox.store import (
     INDEXES,
     TRADE_DB,
@@ -60,46 +58,20 @@ class WorldStats:
         return asdict(self)
 
 
-Advance = Callable[[int], None]
-
-
-class _Bars:
-    """Rich progress bars on stderr, or nothing when disabled; also times each stage."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.progress = (
-            Progress(
-                TextColumn("{task.description:<22}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-            )
-            if enabled
-            else None
-        )
-        self.seconds: dict[str, float] = {}
-
-    @contextmanager
-    def stage(self, name: str, total: int) -> Iterator[Advance]:
-        start = perf_counter()
-        if self.progress is None:
-            yield lambda n: None
-        else:
-            bar = self.progress
-            task = bar.add_task(name, total=max(total, 1))
-            yield lambda n: bar.advance(task, n)
-            bar.update(task, completed=max(total, 1))
-        self.seconds[name] = round(perf_counter() - start, 3)
-
-
 def build_world(
-    world_dir: Path, *, seed: int = 7, size: str = "default", as_of: date | None = None, progress: bool = True
+    world_dir: Path,
+    *,
+    seed: int = 7,
+    size: str = "default",
+    as_of: date | None = None,
+    progress: bool | StageProgress = True,
 ) -> WorldStats:
     """Generates the world for (seed, size, as_of) into world_dir, replacing any previous world there.
 
     The same seed, size and as_of always give identical table contents. as_of (default: today) anchors
-    every date: posts fall in the 12 months before it, shipments and news in the 24 months before it."""
+    every date: posts fall in the 12 months before it, shipments and news in the 24 months before it.
+    `progress`: True shows it on stderr, False times the stages silently; a `StageProgress` the caller
+    opened (and closes) reports this build among its other stages."""
     cfg = size_config(size)
     as_of = as_of or date.today()
     world_dir = Path(world_dir)
@@ -108,25 +80,21 @@ def build_world(
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir()
     started = perf_counter()
-    bars = _Bars(progress)
+    bars = progress if isinstance(progress, StageProgress) else on_stderr(progress)
     try:
-        if bars.progress is not None:
-            bars.progress.start()
-        counts = _generate(building, cfg, seed, as_of, bars)
+        with nullcontext() if bars is progress else bars:  # a caller's progress is the caller's to close
+            counts = _generate(building, cfg, seed, as_of, bars)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
-    finally:
-        if bars.progress is not None:
-            bars.progress.stop()
     swap_into_place(building, world_dir)
     sizes = {p.name: p.stat().st_size for p in sorted(world_dir.iterdir()) if p.is_file()}
     return WorldStats(
-        seed, size, as_of.isoformat(), counts, round(perf_counter() - started, 3), sizes, bars.seconds
+        seed, size, as_of.isoformat(), counts, round(perf_counter() - started, 3), sizes, dict(bars.seconds)
     )
 
 
-def _generate(out: Path, cfg: SizeConfig, seed: int, as_of: date, bars: _Bars) -> dict[str, int]:
+def _generate(out: Path, cfg: SizeConfig, seed: int, as_of: date, bars: StageProgress) -> dict[str, int]:
     with bars.stage("companies", cfg.companies) as advance:
         companies = generate_companies(cfg, seed, as_of)
         rnd = stage_random(seed, "descriptions")
@@ -150,10 +118,11 @@ def _generate(out: Path, cfg: SizeConfig, seed: int, as_of: date, bars: _Bars) -
 
 
 def _build_trade(
-    bars: _Bars, path: Path, cfg: SizeConfig, seed: int, as_of: date, companies: list[Company]
+    bars: StageProgress, path: Path, cfg: SizeConfig, seed: int, as_of: date, companies: list[Company]
 ) -> TradeResult:
-    with bars.stage("shipments", 2 * cfg.shipments) as advance:
-        return build_trade(path, cfg, seed, as_of, companies, advance)
+    with bars.stage("shipments", cfg.shipments) as advance:
+        # build_trade counts every row twice (generated, then written): the stage counts shipments.
+        return build_trade(path, cfg, seed, as_of, companies, lambda n: advance(n // 2))
 
 
 def _write_world(
@@ -165,7 +134,7 @@ def _write_world(
     people: list[Person],
     interests: list[tuple[Topic, ...]],
     trade: Callable[[], TradeResult],
-    bars: _Bars,
+    bars: StageProgress,
 ) -> dict[str, int]:
     with bars.stage("people → world.db", len(people)) as advance:
         insert_rows(con, "people", (_person_row(p) for p in people), advance)

@@ -12,7 +12,8 @@ import contextlib
 import fcntl
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +48,9 @@ _INCREMENTAL_KINDS = frozenset({"documents", "companies"})
 # documents must embed in about a minute on two cores.
 EMBED_CHARS = 64
 _LOCK_NAME = "search_index.lock"
+
+# A caller's progress: opens a named stage of `total` steps and gives the callback that advances it.
+Stages = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
 
 _FTS_COLUMNS = "title, text, category, domain, site"
 _SITE_OF = """coalesce((SELECT s.context FROM search_doc_sites ds JOIN search_sites s ON s.host = ds.host
@@ -143,16 +147,23 @@ class _Doc:
     company: CompanyFacts
 
 
-def build_search_index(world_dir: Path | str, progress: bool = True) -> SearchIndexStats:
-    """(Re)build every search structure of the world in ``world_dir`` from its ``documents`` table."""
+def build_search_index(world_dir: Path | str, progress: bool | Stages = True) -> SearchIndexStats:
+    """(Re)build every search structure of the world in ``world_dir`` from its ``documents`` table.
+
+    ``progress``: True shows a bar while embedding; ``Stages`` reports each step to the caller."""
     world_dir = Path(world_dir)
     started = time.perf_counter()
+    stages = progress if callable(progress) else _unreported
     with _exclusive(world_dir), contextlib.closing(connect_world(world_dir)) as con:
-        for statement in _DROP + _SCHEMA + company_facts.triggers(con):
-            con.execute(statement)
-        docs = _read_all(con)
+        with stages("search index: reading", 1) as advance:
+            for statement in _DROP + _SCHEMA + company_facts.triggers(con):
+                con.execute(statement)
+            docs = _read_all(con)
+            advance(1)
         fts_started = time.perf_counter()
-        cjk_documents = _index_words(con, docs)
+        with stages("search index: words", len(docs)) as advance:
+            cjk_documents = _index_words(con, docs)
+            advance(len(docs))
         fts_seconds = time.perf_counter() - fts_started
         embed_started = time.perf_counter()
         vectors = _embed(docs, progress=progress)
@@ -287,7 +298,15 @@ def _embedding_text(doc: _Doc) -> str:
     return clip(f"{doc.page.title}. {context}", EMBED_CHARS)
 
 
-def _embed(docs: list[_Doc], *, progress: bool) -> np.ndarray:
+@contextlib.contextmanager
+def _unreported(_name: str, _total: int) -> Iterator[Callable[[int], None]]:
+    yield lambda _n: None
+
+
+def _embed(docs: list[_Doc], *, progress: bool | Stages) -> np.ndarray:
+    if callable(progress):
+        with progress("search index: embeddings", len(docs)) as advance:
+            return search_embed.encode_many([_embedding_text(d) for d in docs], progress=advance)
     texts = [_embedding_text(d) for d in docs]
     if not progress:
         return search_embed.encode_many(texts)
