@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -12,7 +14,7 @@ from leadwire.platform.plans import PLANS, RateLimit
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
-from tests.support.jobs import running_worker
+from tests.support.jobs import create_echo, poll_job, running_worker
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
@@ -36,6 +38,13 @@ async def call(
 def error_text(result: dict[str, Any]) -> str:
     assert result["isError"] is True, result
     return str(result["content"][0]["text"])
+
+
+def error_code(result: dict[str, Any]) -> str:
+    """The code of a tool error: its text is `Error executing tool <name>: <code>[: <param>]`."""
+    text = error_text(result)
+    assert text.startswith("Error executing tool "), text
+    return text.split(": ")[1]
 
 
 async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
@@ -148,3 +157,56 @@ async def test_research_tool_runs_the_job_and_returns_it(
         polled["id"] == job["id"]
         and polled["billing"]["charged_credits"] == job["billing"]["charged_credits"]
     )
+
+
+async def test_a_research_tool_call_without_credits_is_insufficient_credits(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=0)
+    rest = await client.post("/api/v2/research/public-web", json={"queries": ["q"]}, headers=acct.headers)
+    assert_error(rest, 402, "insufficient_credits")
+    result = await call(client, acct.headers, "research_public_web", queries=["q"], wait_seconds=0)
+    assert error_code(result) == "insufficient_credits"
+
+
+async def test_cancelling_a_running_job_over_mcp_is_job_already_running(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, tmp_path: Path
+) -> None:
+    acct = await accounts.create()
+    gate, started = tmp_path / "gate", tmp_path / "started"
+    body = {"block_file": str(gate), "started_file": str(started)}
+    job_id = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]["id"]
+    async with running_worker(runtime):
+        await poll_job(client, acct.headers, job_id, until=("running",))
+        assert (
+            error_code(await call(client, acct.headers, "cancel_job", job_id=job_id)) == "job_already_running"
+        )
+        gate.write_text("go")
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["status"] == "succeeded"
+
+
+async def test_a_key_over_its_own_limit_over_mcp_is_api_key_rate_limit_exceeded(
+    client: httpx.AsyncClient, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = PLANS["free"]
+    limits = {**plan.rate_limits, "read": RateLimit(per_key=2, per_account=50, window_seconds=3600)}
+    monkeypatch.setitem(PLANS, "free", dataclasses.replace(plan, rate_limits=limits))
+    acct = await accounts.create(plan="free")
+    for _ in range(2):
+        assert (await call(client, acct.headers, "get_credits"))["isError"] is False
+    assert error_code(await call(client, acct.headers, "get_credits")) == "api_key_rate_limit_exceeded"
+    assert_error(
+        await client.get("/api/v2/credits", headers=acct.headers), 429, "api_key_rate_limit_exceeded"
+    )
+
+
+async def test_an_expired_or_revoked_key_on_mcp_is_its_401(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create()
+    expired = await accounts.key(acct.user_id, expires_in=timedelta(seconds=-1))
+    assert_error(await rpc(client, expired.headers, "tools/list", {}), 401, "api_key_expired")
+    revoked = await accounts.key(acct.user_id)
+    await accounts.revoke(revoked.key_id)
+    assert_error(await rpc(client, revoked.headers, "tools/list", {}), 401, "api_key_revoked")

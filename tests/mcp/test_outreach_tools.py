@@ -5,6 +5,7 @@ field, and the REST scopes."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from leadwire.providers.sandbox_channels import Outbox
 from tests.engagement.test_post_like_jobs import _authors
 from tests.mcp.test_mcp_server import call, error_text
 from tests.support.accounts import AccountFactory, TestAccount
-from tests.support.envelope import assert_ok
+from tests.support.envelope import assert_error, assert_ok
 from tests.support.jobs import job_count, running_worker
 
 DISPATCH_V2 = "/api/v2/outreach/dispatches"
@@ -39,6 +40,19 @@ def as_tool_text(response: httpx.Response) -> str:
     assert response.status_code >= 400, response.text
     error = response.json()["error"]
     return str(error["code"] if error.get("param") is None else f"{error['code']}: {error['param']}")
+
+
+PDF_ATTACHMENT = {"filename": "a.pdf", "contentBase64": base64.b64encode(b"%PDF-1.4 tiny").decode()}
+
+
+def linkedin_args(account_id: str, **changes: Any) -> dict[str, Any]:
+    return {
+        "account_id": account_id,
+        "channel": "linkedin",
+        "recipient": {"profile_url": PROFILE},
+        "content": {"text": "Hi Ada"},
+        **changes,
+    }
 
 
 @pytest.fixture
@@ -105,6 +119,11 @@ DISPATCH_REFUSALS: list[tuple[str, Callable[[dict[str, str]], dict[str, Any]], s
     ("whatsapp without phone", lambda s: {"account_id": s["whatsapp"], "channel": "whatsapp", "recipient": {}, "content": {"text": "Hi"}}, "recipient_phone_required"),
     ("interval below 60", lambda s: email_args(s["email"], min_channel_task_interval_seconds=59), "min_channel_task_interval_seconds_invalid"),
     ("unknown account", lambda s: email_args("acct_does_not_exist"), "account_not_found"),
+    ("email without address", lambda s: email_args(s["email"], recipient={"name": "Jane"}), "recipient_address_required"),
+    ("linkedin without profile", lambda s: linkedin_args(s["linkedin"], recipient={}), "recipient_profile_url_required"),
+    ("linkedin without text", lambda s: linkedin_args(s["linkedin"], content={}), "content_text_or_attachment_required"),
+    ("attachment bad base64", lambda s: linkedin_args(s["linkedin"], content={"attachment": {"filename": "a.pdf", "contentBase64": "***"}}), "attachment_invalid"),
+    ("two attachments on linkedin", lambda s: linkedin_args(s["linkedin"], content={"attachments": [PDF_ATTACHMENT] * 2}), "attachments_invalid"),
 ]  # fmt: skip
 
 
@@ -144,6 +163,32 @@ async def test_dispatch_outreach_account_state_refusals_match_rest(
             "dispatch_outreach",
         )
         assert text.split(":")[0] == code and text == as_tool_text(rest)
+
+
+async def test_dispatch_from_a_disconnected_account_is_connect_account_not_sendable(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, owner: TestAccount
+) -> None:
+    gone = await accounts.connect(owner.user_id, "email", status="disconnected")
+    rest = await client.post(
+        DISPATCH_V2, json={**email_args(gone), "action": "outreach"}, headers=owner.headers
+    )
+    assert_error(rest, 409, "connect_account_not_sendable")
+    result = await call(client, owner.headers, "dispatch_outreach", **email_args(gone))
+    assert refusal(result, "dispatch_outreach").split(":")[0] == "connect_account_not_sendable"
+    assert await job_count(runtime) == 0
+
+
+async def test_dispatch_while_the_server_drains_is_task_unavailable(
+    client: httpx.AsyncClient, runtime: Runtime, owner: TestAccount, senders: dict[str, str]
+) -> None:
+    runtime.draining = True
+    rest = await client.post(
+        DISPATCH_V2, json={**email_args(senders["email"]), "action": "outreach"}, headers=owner.headers
+    )
+    assert_error(rest, 503, "task_unavailable")
+    result = await call(client, owner.headers, "dispatch_outreach", **email_args(senders["email"]))
+    assert refusal(result, "dispatch_outreach").split(":")[0] == "task_unavailable"
+    assert await job_count(runtime) == 0
 
 
 async def test_like_linkedin_post_returns_the_queued_job_paced_on_linkedin(

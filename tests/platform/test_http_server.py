@@ -12,11 +12,13 @@ import threading
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 import uvicorn
 
 from leadwire.config import Settings
 from leadwire.platform.http_server import uvicorn_config
+from tests.support.envelope import assert_error
 from tests.support.processes import free_port
 
 
@@ -83,12 +85,9 @@ def _closed(sock: socket.socket) -> bool:
 
 
 def _assert_envelope(status: int, headers: dict[str, str], body: bytes, expected: int, code: str) -> None:
-    assert status == expected
     assert headers["content-type"] == "application/json"
     assert headers["connection"] == "close"
-    error = json.loads(body)["error"]
-    assert error["code"] == code and error["message"] == code
-    assert error["request_id"] == headers["x-request-id"]
+    assert_error(httpx.Response(status, headers=headers, content=body), expected, code)
 
 
 def test_ordinary_and_keep_alive_requests_are_served(server_port: int) -> None:

@@ -1,4 +1,5 @@
-"""Every refusal of the webset endpoints carries its spec code, and no refused request leaves a list."""
+"""Every refusal of the webset endpoints carries its spec code, on REST and as the MCP tools' tool error,
+and no refused request leaves a list."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.mcp.test_mcp_server import call
+from tests.mcp.test_outreach_tools import refusal
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
 
@@ -201,3 +204,47 @@ async def test_cancelling_the_queued_preparation_job_cancels_the_list(
         "item"
     ]
     assert strategy["readiness"] == "cancelled" and strategy["strategy"] is None
+
+
+# (arguments of the create_webset tool, which are the REST body, and the code both refusals carry)
+CREATE_REFUSALS: list[tuple[dict[str, Any], str]] = [
+    ({"query": "   "}, "webset_query_required"),
+    ({"query": "x" * 2001}, "webset_query_too_long"),
+    ({"query": "banks", "count": 50}, "webset_count_invalid"),
+    ({"query": "banks", "target_kind": "robot"}, "webset_target_kind_unsupported"),
+    ({"query": "banks", "locale": "fr"}, "locale_invalid"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "code"), CREATE_REFUSALS)
+async def test_a_create_webset_tool_refusal_is_the_rest_code(
+    client: httpx.AsyncClient, accounts: AccountFactory, arguments: dict[str, Any], code: str
+) -> None:
+    acct = await accounts.create(plan="business")
+    assert_error(await client.post("/api/v2/websets", json=arguments, headers=acct.headers), 400, code)
+    result = await call(client, acct.headers, "create_webset", **arguments)
+    assert refusal(result, "create_webset").split(":")[0] == code
+    assert assert_ok(await client.get("/api/v2/websets", headers=acct.headers))["items"] == []
+
+
+async def test_a_count_outside_the_plan_over_mcp_is_webset_count_not_available_for_tier(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(plan="free", credits=5000)
+    result = await call(client, acct.headers, "create_webset", query="banks", count=100)
+    assert refusal(result, "create_webset").split(":")[0] == "webset_count_not_available_for_tier"
+    assert assert_ok(await client.get("/api/v2/websets", headers=acct.headers))["items"] == []
+
+
+async def test_find_more_over_mcp_on_a_list_still_preparing_is_webset_busy(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    acct = await accounts.create(credits=100)
+    created = assert_ok(
+        await client.post("/api/v2/websets", json={"query": "banks"}, headers=acct.headers), 202
+    )
+    webset_id = created["item"]["webset"]["id"]
+    invalid = await call(client, acct.headers, "find_more_webset", webset_id=webset_id, count=7)
+    assert refusal(invalid, "find_more_webset").split(":")[0] == "webset_count_invalid"
+    busy = await call(client, acct.headers, "find_more_webset", webset_id=webset_id)
+    assert refusal(busy, "find_more_webset").split(":")[0] == "webset_busy"
