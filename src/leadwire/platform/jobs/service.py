@@ -171,7 +171,15 @@ async def read_job(
 
 
 _JOB_TABLE = Job.__table__
-_READ_JOB = select(*_JOB_TABLE.columns).where(_JOB_TABLE.c.id == bindparam("job_id"))
+# What the public job and the ownership check read, and nothing else: every column costs its decoding.
+_PUBLIC_COLUMNS = (
+    "id", "user_id", "action", "status", "channel", "payload", "progress_stage", "progress_percent",
+    "resource_type", "resource_id", "scheduled_at", "started_at", "finished_at", "attempt_count",
+    "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units",
+)  # fmt: skip
+_READ_JOB = select(*(_JOB_TABLE.c[name] for name in _PUBLIC_COLUMNS)).where(
+    _JOB_TABLE.c.id == bindparam("job_id")
+)
 
 
 def _check_owned(
