@@ -14,14 +14,40 @@ from typing import Any, TypeVar
 import typer
 
 from leadwire.config import Settings, load_settings
+from leadwire.platform.plans import PLANS
 
 T = TypeVar("T")
 
-admin_app = typer.Typer(no_args_is_help=True, help="Operator commands (JSON on stdout).")
-user_app = typer.Typer(no_args_is_help=True)
-key_app = typer.Typer(no_args_is_help=True)
-credits_app = typer.Typer(no_args_is_help=True)
-account_app = typer.Typer(no_args_is_help=True)
+# Mirrors of leadwire.platform.connect's rules (importing it would cost every CLI start over a second;
+# tests/test_cli_help.py keeps them equal), shown in the options' help.
+CHANNELS = ("email", "linkedin", "whatsapp")
+PROVIDERS_BY_CHANNEL = {
+    "email": ("sandbox", "smtp"),
+    "linkedin": ("sandbox", "unipile"),
+    "whatsapp": ("sandbox", "whatsapp_cloud"),
+}
+STATUSES = ("connected", "reconnect_required", "disconnected")
+KEY_MODES = ("live", "test")
+SMTP_TLS = ("starttls", "tls", "none")
+
+
+def one_of(values: Any) -> str:
+    return ", ".join(values)
+
+
+PROVIDERS_HELP = "; ".join(f"{channel}: {one_of(names)}" for channel, names in PROVIDERS_BY_CHANNEL.items())
+
+admin_app = typer.Typer(
+    no_args_is_help=True,
+    help="Operator commands on the server's database (LEADWIRE_DATABASE_URL): users, keys, credits, "
+    "connected accounts. JSON on stdout; errors as JSON on stderr, exit 1.",
+)
+user_app = typer.Typer(no_args_is_help=True, help="Users (accounts): create one with a plan and credits.")
+key_app = typer.Typer(no_args_is_help=True, help="API keys: create, list, revoke.")
+credits_app = typer.Typer(no_args_is_help=True, help="Credits: grant more to a user.")
+account_app = typer.Typer(
+    no_args_is_help=True, help="Connected channel accounts (email, LinkedIn, WhatsApp): add, set status."
+)
 admin_app.add_typer(user_app, name="user")
 admin_app.add_typer(key_app, name="key")
 admin_app.add_typer(credits_app, name="credits")
@@ -71,10 +97,16 @@ def _admin(work: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
 
 @user_app.command("create")
 def user_create(
-    email: str = typer.Option(...), plan: str = typer.Option("free"), credits: int = typer.Option(0, min=0)
+    email: str = typer.Option(..., help="the user's email address (unique)"),
+    plan: str = typer.Option("free", help=f"membership plan: {one_of(PLANS)}"),
+    credits: int = typer.Option(0, min=0, help="credits granted at creation"),
 ) -> None:
+    """Create a user; prints its user_id (create a key for it with `admin key create`)."""
     from leadwire.platform.billing import ledger
     from leadwire.platform.users import create_user
+
+    if plan not in PLANS:
+        fail(f"unknown plan {plan!r}: one of {one_of(PLANS)}")
 
     async def work(session: Any) -> dict[str, Any]:
         user = await create_user(session, email=email, plan=plan)
@@ -87,18 +119,32 @@ def user_create(
 
 @key_app.command("create")
 def key_create(
-    user: str = typer.Option(...),
-    scopes: str = typer.Option("all"),
-    expires_in: int | None = typer.Option(None, min=1),
-    mode: str = typer.Option("live"),
+    user: str = typer.Option(..., help="the user_id the key acts for"),
+    scopes: str = typer.Option(
+        "all",
+        help="all, or a comma-separated list of scopes (capability:read or :write, e.g. "
+        "research:read,credits:read); an unknown scope is refused with the list of known ones",
+    ),
+    expires_in: int | None = typer.Option(None, min=1, help="seconds until the key expires (default never)"),
+    mode: str = typer.Option("live", help=f"key prefix lw_<mode>_: {one_of(KEY_MODES)}"),
 ) -> None:
-    from leadwire.platform.users import issue_key, parse_scopes
+    """Create an API key; prints it once (only its digest is stored)."""
+    from leadwire.platform.users import all_scopes, issue_key, parse_scopes
+
+    if mode not in KEY_MODES:
+        fail(f"unknown mode {mode!r}: one of {one_of(KEY_MODES)}")
+
+    def chosen() -> list[str]:
+        try:
+            return parse_scopes(scopes)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (known: {one_of(all_scopes())})") from None
 
     async def work(session: Any) -> dict[str, Any]:
         issued = await issue_key(
             session,
             user_id=user,
-            scopes=parse_scopes(scopes),
+            scopes=chosen(),
             mode=mode,
             expires_in=timedelta(seconds=expires_in) if expires_in else None,
         )
@@ -108,7 +154,7 @@ def key_create(
 
 
 @key_app.command("list")
-def key_list(user: str = typer.Option(...)) -> None:
+def key_list(user: str = typer.Option(..., help="the user_id whose keys to list")) -> None:
     """The user's keys: id, prefix, scopes, dates; never the key itself (only its digest is stored)."""
     from leadwire.platform.time import iso
     from leadwire.platform.users import list_keys
@@ -135,7 +181,9 @@ def key_list(user: str = typer.Option(...)) -> None:
 
 
 @key_app.command("revoke")
-def key_revoke(key_id: str) -> None:
+def key_revoke(key_id: str = typer.Argument(..., help="the key_id (key_…) to revoke")) -> None:
+    """Revoke a key: it is refused (401 api_key_revoked) from now on, in every API process at once on
+    PostgreSQL."""
     from leadwire.platform.notify import make_notifier
     from leadwire.platform.users import revoke_key
 
@@ -150,7 +198,11 @@ def key_revoke(key_id: str) -> None:
 
 
 @credits_app.command("grant")
-def credits_grant(user: str = typer.Option(...), amount: int = typer.Option(..., min=1)) -> None:
+def credits_grant(
+    user: str = typer.Option(..., help="the user_id to credit"),
+    amount: int = typer.Option(..., min=1, help="credits to add"),
+) -> None:
+    """Grant credits; prints the new balance."""
     from leadwire.platform.billing import ledger
     from leadwire.platform.users import User
 
@@ -165,23 +217,28 @@ def credits_grant(user: str = typer.Option(...), amount: int = typer.Option(...,
 
 @account_app.command("add")
 def account_add(
-    user: str = typer.Option(...),
-    channel: str = typer.Option(...),
-    provider: str = typer.Option(...),
-    name: str | None = typer.Option(None),
+    user: str = typer.Option(..., help="the user_id that owns the account"),
+    channel: str = typer.Option(..., help=f"one of {one_of(CHANNELS)}"),
+    provider: str = typer.Option(..., help=f"the channel's provider: {PROVIDERS_HELP}"),
+    name: str | None = typer.Option(None, help="display name (default: '<channel> (<provider>)')"),
     identifier: str | None = typer.Option(None, help="address, profile URL or phone shown for the account"),
-    smtp_host: str | None = typer.Option(None),
-    smtp_port: int = typer.Option(587),
-    smtp_username: str | None = typer.Option(None),
-    smtp_password: str | None = typer.Option(None),
-    smtp_tls: str = typer.Option("starttls", help="starttls, tls or none"),
-    from_address: str | None = typer.Option(None),
-    unipile_dsn: str | None = typer.Option(None),
-    unipile_api_key: str | None = typer.Option(None),
-    unipile_account_id: str | None = typer.Option(None),
-    wa_phone_number_id: str | None = typer.Option(None),
-    wa_access_token: str | None = typer.Option(None),
+    smtp_host: str | None = typer.Option(None, help="smtp: the server's host (required)"),
+    smtp_port: int = typer.Option(587, help="smtp: the server's port"),
+    smtp_username: str | None = typer.Option(None, help="smtp: login user name"),
+    smtp_password: str | None = typer.Option(None, help="smtp: login password (stored encrypted)"),
+    smtp_tls: str = typer.Option("starttls", help=f"smtp: one of {one_of(SMTP_TLS)}"),
+    from_address: str | None = typer.Option(None, help="smtp: the sender address (required)"),
+    unipile_dsn: str | None = typer.Option(None, help="unipile: the API DSN (required)"),
+    unipile_api_key: str | None = typer.Option(None, help="unipile: the API key (stored encrypted)"),
+    unipile_account_id: str | None = typer.Option(None, help="unipile: the LinkedIn account id (required)"),
+    wa_phone_number_id: str | None = typer.Option(
+        None, help="whatsapp_cloud: the phone number id (required)"
+    ),
+    wa_access_token: str | None = typer.Option(
+        None, help="whatsapp_cloud: the access token (stored encrypted)"
+    ),
 ) -> None:
+    """Connect a channel account for a user; prints its account_id (secrets are stored encrypted)."""
     from leadwire.platform import connect as service
     from leadwire.platform.crypto import SecretBox
 
@@ -223,6 +280,8 @@ def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], di
     if provider == "smtp":
         if not options["smtp_host"] or not options["from_address"]:
             fail("smtp needs --smtp-host and --from-address")
+        if options["smtp_tls"] not in SMTP_TLS:
+            fail(f"unknown --smtp-tls {options['smtp_tls']!r}: one of {one_of(SMTP_TLS)}")
         clear = {
             k: options[k] for k in ("smtp_host", "smtp_port", "smtp_username", "smtp_tls", "from_address")
         }
@@ -243,7 +302,11 @@ def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], di
 
 
 @account_app.command("set-status")
-def account_set_status(account_id: str, status: str) -> None:
+def account_set_status(
+    account_id: str = typer.Argument(..., help="the account_id (acct_…)"),
+    status: str = typer.Argument(..., help=f"one of {one_of(STATUSES)}"),
+) -> None:
+    """Set a connected account's status (e.g. reconnect_required to stop sends from it)."""
     from leadwire.platform import connect as service
 
     async def work(session: Any) -> dict[str, Any]:

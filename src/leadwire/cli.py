@@ -9,6 +9,8 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable
+from enum import StrEnum
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +42,39 @@ app.add_typer(
 app.add_typer(outreach_app, name="outreach")
 app.add_typer(customs_app, name="customs")
 app.add_typer(websets_app, name="websets")
-OUTBOX_CHANNELS = ("email", "linkedin", "whatsapp", "linkedin_likes")
+
+
+class OutboxChannel(StrEnum):  # an Enum, not a Literal: Typer takes lists of Enums only
+    email = "email"
+    linkedin = "linkedin"
+    whatsapp = "whatsapp"
+    linkedin_likes = "linkedin_likes"
+
+
+OUTBOX_CHANNELS = tuple(channel.value for channel in OutboxChannel)
+Host = typer.Option(None, help="Address to listen on (default: LEADWIRE_HOST, 127.0.0.1).")
+Port = typer.Option(None, help="Port to listen on (default: LEADWIRE_PORT, 8000).")
+Concurrency = typer.Option(
+    None, min=1, max=256, help="Jobs a worker runs at once (default: LEADWIRE_WORKER_CONCURRENCY, 4)."
+)
+
+
+def _version_shown(shown: bool) -> None:
+    if shown:
+        try:
+            typer.echo(f"leadwire {version('leadwire')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("leadwire (not installed: no package metadata)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    _version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_version_shown, help="Print the version and exit."
+    ),
+) -> None:
+    """Leadwire: outreach, discovery and trade data API."""
 
 
 # Registered here, not in sandbox/cli.py: the trade store lives in providers, which the sandbox layer may
@@ -70,7 +104,7 @@ def ingest_shipments(
 
 @sandbox_cli.sandbox_app.command("outbox")
 def sandbox_outbox(
-    channel: list[str] = typer.Option(
+    channel: list[OutboxChannel] = typer.Option(
         [], "--channel", help=f"one of {', '.join(OUTBOX_CHANNELS)} (repeatable; default all)"
     ),
     limit: int = typer.Option(20, "--limit", min=1, help="the newest N records"),
@@ -78,13 +112,9 @@ def sandbox_outbox(
     """What the sandbox accounts delivered (JSON Lines, oldest first): messages, invitations, likes."""
     from leadwire.providers.sandbox_channels import Outbox
 
-    unknown = sorted(set(channel) - set(OUTBOX_CHANNELS))
-    if unknown:
-        raise typer.BadParameter(f"unknown channel {unknown[0]!r}", param_hint="--channel")
     outbox = Outbox(load_settings().data_dir)
-    records = [
-        {"channel": name, **record} for name in channel or OUTBOX_CHANNELS for record in outbox.read(name)
-    ]
+    names = [c.value for c in channel] or OUTBOX_CHANNELS
+    records = [{"channel": name, **record} for name in names for record in outbox.read(name)]
     records.sort(key=lambda r: str(r.get("sent_at") or r.get("liked_at") or ""))
     for record in records[-limit:]:
         typer.echo(json.dumps(record, ensure_ascii=False))
@@ -115,8 +145,8 @@ def migrate() -> None:
 
 @app.command()
 def serve(
-    host: str | None = typer.Option(None),
-    port: int | None = typer.Option(None),
+    host: str | None = Host,
+    port: int | None = Port,
     build_world: bool = typer.Option(
         True, help="Build the sandbox world on first start (in a separate process; jobs wait for it)."
     ),
@@ -144,8 +174,8 @@ def serve(
 
 @app.command()
 def api(
-    host: str | None = typer.Option(None),
-    port: int | None = typer.Option(None),
+    host: str | None = Host,
+    port: int | None = Port,
     fd: int | None = typer.Option(
         None, help="Accept on this inherited listening socket (`leadwire cluster`)."
     ),
@@ -158,15 +188,17 @@ def api(
 
 @app.command()
 def cluster(
-    host: str | None = typer.Option(None),
-    port: int | None = typer.Option(None),
+    host: str | None = Host,
+    port: int | None = Port,
     api_processes: int = typer.Option(2, "--api", min=1, max=64, help="API processes on the one address."),
     workers: int = typer.Option(2, min=0, max=64, help="Worker processes."),
-    worker_concurrency: int | None = typer.Option(None, min=1, max=256),
+    worker_concurrency: int | None = Concurrency,
     build_world: bool = typer.Option(True, help="Build the sandbox world on first start."),
 ) -> None:
-    """Scale-out on one machine: migrate, then API processes sharing one address and workers, over
-    PostgreSQL and Redis; restarts a process that dies; Ctrl-C stops all of them."""
+    """Scale-out on one machine: API processes sharing one address, and workers.
+
+    Migrates first, restarts a process that dies; Ctrl-C stops all of them. Runs over PostgreSQL and
+    Redis: needs LEADWIRE_DATABASE_URL and LEADWIRE_REDIS_URL."""
     from leadwire import cluster as supervision
     from leadwire.platform.db import is_sqlite_url
 
@@ -195,7 +227,7 @@ def cluster(
 
 
 @app.command()
-def worker(concurrency: int | None = typer.Option(None, min=1, max=256)) -> None:
+def worker(concurrency: int | None = Concurrency) -> None:
     """A job worker process; SIGTERM stops claiming and lets running jobs finish."""
     settings = load_settings()
     _prepare(settings)

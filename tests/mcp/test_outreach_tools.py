@@ -35,11 +35,17 @@ def refusal(result: dict[str, Any], tool: str) -> str:
     return text[len(preamble) :]
 
 
+def code_of(text: str) -> str:
+    """The public code a tool error's text starts with (a field, then the detail, may follow)."""
+    return text.split(" — ")[0].split(":")[0]
+
+
 def as_tool_text(response: httpx.Response) -> str:
-    """What the same refusal reads as over MCP: the code, and the field when REST names one."""
+    """What the same refusal reads as over MCP: the code, the field and the detail when REST names them."""
     assert response.status_code >= 400, response.text
     error = response.json()["error"]
-    return str(error["code"] if error.get("param") is None else f"{error['code']}: {error['param']}")
+    text = str(error["code"] if error.get("param") is None else f"{error['code']}: {error['param']}")
+    return text if error.get("detail") is None else f"{text} — {error['detail']}"
 
 
 PDF_ATTACHMENT = {"filename": "a.pdf", "contentBase64": base64.b64encode(b"%PDF-1.4 tiny").decode()}
@@ -144,7 +150,7 @@ async def test_dispatch_outreach_refusal_is_a_tool_error_with_the_rest_code_and_
     assert rest.json()["error"]["code"] == code
     text = refusal(await call(client, owner.headers, "dispatch_outreach", **args), "dispatch_outreach")
     assert text == as_tool_text(rest)
-    assert text.split(":")[0] == code
+    assert code_of(text) == code
     assert await job_count(runtime) == 0
 
 
@@ -162,7 +168,7 @@ async def test_dispatch_outreach_account_state_refusals_match_rest(
             await call(client, owner.headers, "dispatch_outreach", **email_args(account_id)),
             "dispatch_outreach",
         )
-        assert text.split(":")[0] == code and text == as_tool_text(rest)
+        assert code_of(text) == code and text == as_tool_text(rest)
 
 
 async def test_dispatch_from_a_disconnected_account_is_connect_account_not_sendable(
@@ -246,7 +252,7 @@ async def test_like_linkedin_post_refusal_is_a_tool_error_with_the_rest_v2_code(
     rest = await client.post(LIKE_V2, json=args, headers=owner.headers)
     assert rest.json()["error"]["code"] == code
     text = refusal(await call(client, owner.headers, "like_linkedin_post", **args), "like_linkedin_post")
-    assert text.split(":")[0] == code and text == as_tool_text(rest)
+    assert code_of(text) == code and text == as_tool_text(rest)
     assert await job_count(runtime) == 0
 
 
@@ -268,7 +274,7 @@ async def test_like_linkedin_post_account_selection_matches_rest_v2(
         rest = await client.post(LIKE_V2, json={**args, **extra}, headers=acct.headers)
         result = await call(client, acct.headers, "like_linkedin_post", **args, **extra)
         text = refusal(result, "like_linkedin_post")
-        assert text.split(":")[0] == code and text == as_tool_text(rest), (code, text)
+        assert code_of(text) == code and text == as_tool_text(rest), (code, text)
 
 
 async def test_without_the_write_scope_the_tools_are_permission_denied_as_on_rest(
@@ -282,7 +288,7 @@ async def test_without_the_write_scope_the_tools_are_permission_denied_as_on_res
         text = refusal(
             await call(client, key.headers, "like_linkedin_post", **like_args), "like_linkedin_post"
         )
-        assert text.split(":")[0] == "permission_denied" and text == as_tool_text(rest)
+        assert code_of(text) == "permission_denied" and text == as_tool_text(rest)
     rest = await client.post(
         DISPATCH_V2, json={**email_args(senders["email"]), "action": "outreach"}, headers=reader.headers
     )
@@ -290,7 +296,7 @@ async def test_without_the_write_scope_the_tools_are_permission_denied_as_on_res
         await call(client, reader.headers, "dispatch_outreach", **email_args(senders["email"])),
         "dispatch_outreach",
     )
-    assert text.split(":")[0] == "permission_denied" and text == as_tool_text(rest)
+    assert code_of(text) == "permission_denied" and text == as_tool_text(rest)
     # outreach:write alone is enough to dispatch (a like needs engagement:write, as on REST).
     allowed = await call(
         client, outreach_only.headers, "dispatch_outreach", **email_args(senders["email"]), wait_seconds=0
@@ -338,5 +344,5 @@ async def test_a_missing_or_mistyped_argument_is_refused_with_the_same_code_as_r
 ) -> None:
     result = await call(client, owner.headers, tool, **arguments(senders))
     assert result["isError"] is True, f"{case}: accepted over MCP, REST refuses it with {code}"
-    assert refusal(result, tool).split(":")[0] == code
+    assert code_of(refusal(result, tool)) == code
     assert await job_count(runtime) == 0

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from leadwire.client.core import TERMINAL, Call, Connection, poll_delay
+from leadwire.client.core import TERMINAL, Answer, Call, Connection, poll_delay
 from leadwire.client.flows import Emit, Fetch, Flow, Next, Open, Pause, Step
 from leadwire.client.sse import SSEDecoder, SSEEvent
 from leadwire.client.state import WebsetState
@@ -45,9 +45,9 @@ class AsyncLeadwire(
     async def _send(self, call: Call) -> dict[str, Any]:
         for attempt in itertools.count():
             try:
-                response: httpx.Response | None = await self._http.request(**call.request)
-            except httpx.TransportError:
-                response = None
+                response: Answer = await self._http.request(**call.request)
+            except httpx.TransportError as failure:
+                response = failure
             body, delay = self._settle(response, attempt)
             if body is not None:
                 return body
@@ -113,14 +113,14 @@ class AsyncLeadwire(
         """The SSE response of `call`, retried (timeouts, 429, 5xx) as any call; errors raise."""
         for attempt in itertools.count():
             try:
-                response: httpx.Response | None = await self._http.send(
+                response: Answer = await self._http.send(
                     self._http.build_request(**call.request), stream=True
                 )
-            except httpx.TransportError:
-                response = None
-            if response is not None and response.status_code == 200:
+            except httpx.TransportError as failure:
+                response = failure
+            if isinstance(response, httpx.Response) and response.status_code == 200:
                 return _AsyncStream(response)
-            if response is not None:
+            if isinstance(response, httpx.Response):
                 await response.aread()
                 await response.aclose()
             await asyncio.sleep(self._refused(response, attempt))

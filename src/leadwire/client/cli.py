@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 import typer
 
@@ -21,6 +21,9 @@ ApiKey = typer.Option(
     ..., "--api-key", envvar="LEADWIRE_API_KEY", help="API key (lw_live_…)", show_default=False
 )
 Wait = typer.Option(0, "--wait", min=0, max=60, help="seconds to wait for the job to finish (Prefer: wait)")
+ApiVersion = Literal["v1", "v2"]
+Channel = Literal["email", "linkedin", "whatsapp"]
+Locale = Literal["en", "zh"]
 Version = typer.Option("v2", "--api-version", help="API version: v1 or v2")
 AsJson = typer.Option(False, "--json", help="print the response item as JSON")
 _RECIPIENT_FIELD = {"email": "address", "linkedin": "profile_url", "whatsapp": "phone"}
@@ -29,7 +32,9 @@ _RECIPIENT_FIELD = {"email": "address", "linkedin": "profile_url", "whatsapp": "
 @outreach_app.command("send")
 def send(
     account: str = typer.Option(..., "--account", help="account_id from `GET /api/v2/connect/accounts`"),
-    channel: str = typer.Option(..., "--channel", help="email, linkedin or whatsapp (the account's channel)"),
+    channel: Channel = typer.Option(
+        ..., "--channel", help="email, linkedin or whatsapp (the account's channel)"
+    ),
     to: str = typer.Option(..., "--to", help="email address, LinkedIn profile URL, or E.164 phone number"),
     name: str | None = typer.Option(None, "--name", help="email: the recipient's display name"),
     subject: str | None = typer.Option(None, "--subject", help="email: the subject (required for email)"),
@@ -44,12 +49,10 @@ def send(
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     wait: int = Wait,
-    api_version: str = Version,
+    api_version: ApiVersion = Version,
     as_json: bool = AsJson,
 ) -> None:
     """Send one email, LinkedIn message/invitation or WhatsApp message."""
-    if channel not in _RECIPIENT_FIELD:
-        raise typer.BadParameter("email, linkedin or whatsapp", param_hint="--channel")
     recipient = {_RECIPIENT_FIELD[channel]: to, **({"name": name} if name else {})}
     files = [attachment_from_file(path) for path in attach]
     content: dict[str, Any] = {"subject": subject, "text": text, "html": html, "attachments": files}
@@ -78,11 +81,11 @@ def like(
     post_limit: int | None = typer.Option(
         None, "--post-limit", min=1, max=50, help="recent posts to consider"
     ),
-    locale: str | None = typer.Option(None, "--locale", help="en or zh"),
+    locale: Locale | None = typer.Option(None, "--locale", help="en or zh"),
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     wait: int = Wait,
-    api_version: str = Version,
+    api_version: ApiVersion = Version,
     as_json: bool = AsJson,
 ) -> None:
     """Like the recent post of a profile most relevant to a topic."""
@@ -123,12 +126,9 @@ def _call(api_url: str, api_key: str, as_json: bool, work: Any) -> None:
 
 
 def fail(error: LeadwireError) -> NoReturn:
-    """Print an API error on stderr (`error: 400 invalid_request (end_date): detail`) and exit 1."""
-    where = f" ({error.param})" if error.param else ""
-    typer.echo(
-        f"error: {error.status} {error.code}{where}" + (f": {error.detail}" if error.detail else ""),
-        err=True,
-    )
+    """Print an API error on stderr (`error: 400 invalid_request (end_date): detail [POST url]`, a
+    transport failure with its cause) and exit 1."""
+    typer.echo(f"error: {error}", err=True)
     raise typer.Exit(1) from None
 
 

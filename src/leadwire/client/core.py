@@ -26,7 +26,9 @@ PAGE = "*"  # `Call.unwrap` for a list page: the envelope's `items` with its ext
 
 
 class LeadwireError(Exception):
-    """An error envelope (or a transport failure, with `status` 0 and code `network_error`)."""
+    """An error envelope (or a transport failure, with `status` 0 and code `network_error`), with the
+    request it answered (`method`, `url`) and, for a transport failure, its `cause`
+    (`ConnectError: [Errno 111] Connection refused`)."""
 
     def __init__(
         self,
@@ -37,10 +39,57 @@ class LeadwireError(Exception):
         param: str | None = None,
         detail: str | None = None,
         retry_after: float | None = None,
+        method: str | None = None,
+        url: str | None = None,
+        cause: str | None = None,
     ) -> None:
-        super().__init__(f"{status} {code}" + (f" ({param})" if param else ""))
         self.status, self.code, self.request_id = status, code, request_id
         self.param, self.detail, self.retry_after = param, detail, retry_after
+        self.method, self.url, self.cause = method, url, cause
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        """`404 task_not_found (job_id): detail [GET http://…/api/v2/jobs/x]`, then the cause if any."""
+        text = f"{self.status} {self.code}" + (f" ({self.param})" if self.param else "")
+        text += f": {self.detail}" if self.detail else ""
+        if self.url is not None:
+            text += f" [{self.method} {self.url}]"
+        return text + (f" caused by {self.cause}" if self.cause else "")
+
+
+def _request_of(source: httpx.Response | httpx.TransportError) -> tuple[str | None, str | None]:
+    """The method and URL of the request a response or a transport failure belongs to (None, None for
+    one built without a request, as some test doubles are)."""
+    try:
+        request = source.request
+    except RuntimeError:
+        return None, None
+    return request.method, str(request.url)
+
+
+def transport_error(exc: httpx.TransportError) -> LeadwireError:
+    """`0 network_error` for a request that got no answer, naming the request and why."""
+    method, url = _request_of(exc)
+    return LeadwireError(0, "network_error", method=method, url=url, cause=_cause(exc))
+
+
+def _cause(exc: BaseException) -> str:
+    """`ConnectError: …`, plus the root of its chain when that says more: the async transport's own
+    message is `All connection attempts failed`, the refusal itself is the OS error underneath."""
+    text = _named(exc)
+    root = exc
+    for _ in range(16):  # a chain is short; the bound only guards against a cyclic one
+        below = root.__cause__ or root.__context__
+        if below is None:
+            break
+        root = below
+    if root is not exc and str(root) and str(root) not in text:
+        text += f" ({_named(root)})"
+    return text
+
+
+def _named(exc: BaseException) -> str:
+    return type(exc).__name__ + (f": {exc}" if str(exc) else "")
 
 
 @dataclass(frozen=True)
@@ -97,10 +146,11 @@ def auth_headers(api_key: str) -> dict[str, str]:
 
 
 def parse(response: httpx.Response) -> dict[str, Any]:
+    method, url = _request_of(response)
     try:
         body: dict[str, Any] = response.json()
     except ValueError:
-        raise LeadwireError(response.status_code, "invalid_response") from None
+        raise LeadwireError(response.status_code, "invalid_response", method=method, url=url) from None
     if body.get("ok") is True:
         return body
     error = body.get("error") or {}
@@ -112,10 +162,14 @@ def parse(response: httpx.Response) -> dict[str, Any]:
         param=error.get("param"),
         detail=error.get("detail"),
         retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None,
+        method=method,
+        url=url,
     )
 
 
 H = TypeVar("H", httpx.Client, httpx.AsyncClient)
+# One attempt's answer: the response, or the transport failure that left the request without one.
+Answer = httpx.Response | httpx.TransportError
 
 
 class Connection(Generic[H]):
@@ -138,12 +192,13 @@ class Connection(Generic[H]):
     def _open(self, base_url: str, headers: dict[str, str], timeout: float, transport: Any) -> H:
         raise NotImplementedError
 
-    def _settle(self, response: httpx.Response | None, attempt: int) -> tuple[dict[str, Any] | None, float]:
+    def _settle(self, response: Answer, attempt: int) -> tuple[dict[str, Any] | None, float]:
         """One attempt's outcome: the success envelope, or the seconds to wait before retrying; raises
-        the error when it is not worth retrying. `response` None is a transport failure."""
+        the error when it is not worth retrying. `response` is the transport failure when there was no
+        answer."""
         try:
-            if response is None:
-                raise LeadwireError(0, "network_error")
+            if isinstance(response, httpx.TransportError):
+                raise transport_error(response)
             return parse(response), 0.0
         except LeadwireError as error:
             delay = should_retry(error, attempt, self._max_retries)
@@ -151,12 +206,13 @@ class Connection(Generic[H]):
                 raise
             return None, delay
 
-    def _refused(self, response: httpx.Response | None, attempt: int) -> float:
-        """A stream that did not open (`response` already read, or None): the seconds to wait before
-        trying again; raises the error when it is not worth retrying."""
+    def _refused(self, response: Answer, attempt: int) -> float:
+        """A stream that did not open (`response` already read, or the transport failure): the seconds
+        to wait before trying again; raises the error when it is not worth retrying."""
         body, delay = self._settle(response, attempt)
-        if body is not None:  # a success envelope where an event stream was expected
-            raise LeadwireError(response.status_code if response is not None else 0, "invalid_response")
+        if body is not None and isinstance(response, httpx.Response):  # JSON where a stream was expected
+            method, url = _request_of(response)
+            raise LeadwireError(response.status_code, "invalid_response", method=method, url=url)
         return delay
 
 

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.mcp_tools import Integer, Text, ToolKit
+from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
+
+# Published with the REST model's schema of each field; validated by the model (REST codes).
+ProfileUrl = Annotated[Any, field_schema(PostLikeRequest, "profile_url")]
+Topic = Annotated[Any, field_schema(PostLikeRequest, "content")]
+AccountId = Annotated[Any, field_schema(PostLikeRequest, "account_id")]
+PostLimit = Annotated[Any, field_schema(PostLikeRequest, "post_limit")]
+Locale = Annotated[Any, field_schema(PostLikeRequest, "locale")]
+Interval = Annotated[Any, field_schema(PostLikeRequest, "min_channel_task_interval_seconds")]
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -20,12 +30,12 @@ def register_tools(kit: ToolKit) -> None:
         "liked, or skipped."
     )
     async def like_linkedin_post(
-        profile_url: Text = None,
-        content: Text = None,
-        account_id: Text = None,
-        post_limit: Integer = 20,
-        locale: Text = "en",
-        min_channel_task_interval_seconds: Integer = 60,
+        profile_url: ProfileUrl = None,
+        content: Topic = None,
+        account_id: AccountId = None,
+        post_limit: PostLimit = 20,
+        locale: Locale = "en",
+        min_channel_task_interval_seconds: Interval = 60,
         wait_seconds: int = 20,
     ) -> PublicJob:
         caller = await kit.allowed("engagement:write", "outreach")

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.mcp_tools import Integer, Object, Text, ToolKit
+from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
+
+# Published with the REST model's schema of each field (enums, bounds, nested objects); validated by the
+# model itself, so a missing or mistyped argument gets the REST code.
+AccountId = Annotated[Any, field_schema(DispatchRequest, "account_id")]
+Channel = Annotated[Any, field_schema(DispatchRequest, "channel")]
+Recipient = Annotated[Any, field_schema(DispatchRequest, "recipient")]
+Content = Annotated[Any, field_schema(DispatchRequest, "content")]
+Metadata = Annotated[Any, field_schema(DispatchRequest, "metadata")]
+Interval = Annotated[Any, field_schema(DispatchRequest, "min_channel_task_interval_seconds")]
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -22,12 +33,12 @@ def register_tools(kit: ToolKit) -> None:
         )
     )
     async def dispatch_outreach(
-        account_id: Text = None,
-        channel: Text = None,
-        recipient: Object = None,
-        content: Object = None,
-        metadata: Object = None,
-        min_channel_task_interval_seconds: Integer = 60,
+        account_id: AccountId = None,
+        channel: Channel = None,
+        recipient: Recipient = None,
+        content: Content = None,
+        metadata: Metadata = None,
+        min_channel_task_interval_seconds: Interval = 60,
         wait_seconds: int = 20,
     ) -> PublicJob:
         caller = await kit.allowed("outreach:write", "outreach")

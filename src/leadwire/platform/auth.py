@@ -17,8 +17,11 @@ from leadwire.platform.context import key_id_var
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import Plan, get_plan
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.time import utcnow
+from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import digest_key, find_key
+
+# The two ways to send a key, named in every refusal that is about how (not which) key was sent.
+KEY_HEADER_FORMS = "send the key as `Authorization: Bearer <key>` or `x-api-key: <key>`"
 
 
 @dataclass(frozen=True)
@@ -37,13 +40,13 @@ def _raw_key(headers: Mapping[str, str]) -> str:
     if header is not None:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
-            raise ApiError("api_key_invalid")
+            raise ApiError("api_key_invalid", detail=f"Authorization holds no Bearer key: {KEY_HEADER_FORMS}")
         return token.strip()
     api_key = headers.get("x-api-key")
     if api_key is None:
-        raise ApiError("api_key_missing")
+        raise ApiError("api_key_missing", detail=f"no API key was sent: {KEY_HEADER_FORMS}")
     if not api_key.strip():
-        raise ApiError("api_key_invalid")
+        raise ApiError("api_key_invalid", detail=f"the x-api-key header is empty: {KEY_HEADER_FORMS}")
     return api_key.strip()
 
 
@@ -92,14 +95,14 @@ async def authenticate_headers(headers: Mapping[str, str], runtime: Runtime) -> 
     """The caller behind `Authorization: Bearer` or `x-api-key`, or the 401 that explains why not."""
     raw = _raw_key(headers)
     if not raw.startswith(("lw_live_", "lw_test_")) or len(raw) > 200:
-        raise ApiError("api_key_invalid")
+        raise ApiError("api_key_invalid", detail="not a Leadwire key: keys start with lw_live_ or lw_test_")
     record = await _lookup(runtime, raw)
     if record is None:
-        raise ApiError("api_key_invalid")
+        raise ApiError("api_key_invalid", detail="no such key on this server")
     if record.revoked:
-        raise ApiError("api_key_revoked")
+        raise ApiError("api_key_revoked", detail="this key was revoked: use another key of the account")
     if record.expires_at is not None and record.expires_at <= utcnow():
-        raise ApiError("api_key_expired")
+        raise ApiError("api_key_expired", detail=f"this key expired at {iso(record.expires_at)}")
     key_id_var.set(record.key_id)
     return Caller(
         user_id=record.user_id, key_id=record.key_id, plan=get_plan(record.plan), scopes=record.scopes
@@ -122,10 +125,23 @@ async def authorize(
         plan=caller.plan, request_class=request_class, key_id=caller.key_id, user_id=caller.user_id
     )
     if capability is not None and not caller.plan.allows(capability):
-        raise ApiError("membership_tier_insufficient", headers=decision.headers)
+        raise ApiError(
+            "membership_tier_insufficient",
+            detail=f"the {caller.plan.name} plan does not include {capability}",
+            headers=decision.headers,
+        )
     if scope is not None and not caller.can(scope):
-        raise ApiError("permission_denied", headers=decision.headers)
+        raise scope_missing(scope, headers=decision.headers)
     return decision.headers
+
+
+def scope_missing(scope: str, *, headers: Mapping[str, str] | None = None) -> ApiError:
+    """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked."""
+    return ApiError(
+        "permission_denied",
+        detail=f"this key lacks the scope {scope}: use a key created with it",
+        headers=headers,
+    )
 
 
 async def authenticated_caller(request: Request) -> Caller:

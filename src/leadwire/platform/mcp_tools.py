@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -29,12 +29,9 @@ from leadwire.platform.jobs.wait import wait_for_terminal
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.schemas import PublicJob
 
-# Tool arguments the tool itself validates, so a missing or mistyped one gets the same public code as the
-# REST body would (the MCP library's own argument check would answer first, in its own words, or
-# coerce "90" into 90). The published schema still shows what is expected.
-Text = Annotated[Any, WithJsonSchema({"type": "string"})]
-Integer = Annotated[Any, WithJsonSchema({"type": "integer"})]
-Object = Annotated[Any, WithJsonSchema({"type": "object"})]
+# Tool arguments typed `Any` are validated by the tool itself, so a missing or mistyped one gets the same
+# public code as the REST body would (the MCP library's own argument check would answer first, in its
+# own words, or coerce "90" into 90); `field_schema` publishes what is expected.
 
 
 @lru_cache(maxsize=64)
@@ -43,23 +40,53 @@ def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
+_INLINE_DEPTH = 4  # request models nest two levels (dispatch content, attachments); deeper: plain object
+
+
 def field_schema(model: type[BaseModel], field: str) -> WithJsonSchema:
-    """For a loosely typed tool argument (`Annotated[Any, field_schema(Model, "name")]`): the request
-    model's own JSON schema of that field (types, enums, patterns, bounds, description), so MCP clients
-    see the REST rules while the tool still validates through the model and answers with REST codes."""
+    """For a tool argument (`Annotated[Any, field_schema(Model, "name")]`): the request model's own
+    JSON schema of that field (types, enums, patterns, bounds, description, nested models inlined), so
+    MCP clients see the REST rules while the tool still validates through the model and answers with
+    REST codes."""
     full = _json_schema(model)
     schema = dict(full["properties"][field])
     reference = schema.get("$ref") or next((s["$ref"] for s in schema.get("anyOf", ()) if "$ref" in s), None)
-    if reference is not None:  # a nested model (customs `filters`): inline its schema
-        schema = {
-            **full.get("$defs", {})[reference.rsplit("/", 1)[-1]],
-            "description": schema.get("description"),
-        }
-    if "$ref" in str(schema):  # deeper nesting than that is published as a plain object
-        schema = {"type": "object", "description": schema.get("description")}
+    if reference is not None:  # a nested model (customs `filters`, dispatch `content`): its schema
+        schema = {**_definition(full, reference), "description": schema.get("description")}
+    schema = _inlined(schema, full, _INLINE_DEPTH)
     schema = {k: v for k, v in schema.items() if v is not None}
     schema.pop("title", None)
     return WithJsonSchema(schema)
+
+
+def _definition(full: dict[str, Any], reference: str) -> dict[str, Any]:
+    return dict(full.get("$defs", {})[reference.rsplit("/", 1)[-1]])
+
+
+def _inlined(schema: Any, full: dict[str, Any], depth: int) -> Any:
+    """`schema` with every `$ref` to the model's definitions replaced by the definition itself (MCP
+    clients get one self-contained schema per argument), titles dropped; a plain object past `depth`."""
+    if isinstance(schema, list):
+        return [_inlined(item, full, depth) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        if depth == 0:
+            return {"type": "object"}
+        schema = {**_definition(full, schema["$ref"]), **{k: v for k, v in schema.items() if k != "$ref"}}
+        depth -= 1
+    inlined: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "properties":  # names of fields, not keywords: a field may be called `title`
+            inlined[key] = {name: _inlined(field, full, depth) for name, field in value.items()}
+        elif key in _VALUES:
+            inlined[key] = value
+        elif key != "title":
+            inlined[key] = _inlined(value, full, depth)
+    return inlined
+
+
+_VALUES = frozenset({"default", "enum", "const", "examples"})  # data, not schemas: kept as they are
 
 
 def given(**arguments: Any) -> dict[str, Any]:
@@ -74,8 +101,10 @@ T = TypeVar("T")
 
 
 def tool_error(exc: ApiError) -> ToolError:
-    """The public code, and the field when there is one, as the tool error's text."""
-    return ToolError(exc.code if exc.param is None else f"{exc.code}: {exc.param}")
+    """The tool error's text: the public code, the field when there is one, and the detail (why) when
+    there is one, as REST's envelope carries them: `code: param — detail`."""
+    text = exc.code if exc.param is None else f"{exc.code}: {exc.param}"
+    return ToolError(text if exc.detail is None else f"{text} — {exc.detail}")
 
 
 @dataclass(frozen=True)

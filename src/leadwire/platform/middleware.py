@@ -25,7 +25,7 @@ from leadwire.platform.context import key_id_var, request_id_var
 from leadwire.platform.envelope import error_body
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.limits import body_limit_for
+from leadwire.platform.limits import body_limit_for, size_text
 
 access_log = logging.getLogger("leadwire.access")
 log = logging.getLogger("leadwire")
@@ -64,8 +64,13 @@ DOCS_ASSETS = "/docs/"
 
 
 class PayloadTooLarge(ApiError):
-    def __init__(self) -> None:
-        super().__init__("request_payload_too_large")
+    """413 naming the path's limit, and the body's size when its Content-Length declared it."""
+
+    def __init__(self, limit: int, size: int | None = None) -> None:
+        sent = f"; this one declared {size} bytes" if size is not None else ""
+        super().__init__(
+            "request_payload_too_large", detail=f"this endpoint accepts bodies up to {size_text(limit)}{sent}"
+        )
 
 
 class BodyTimeout(ApiError):
@@ -172,8 +177,9 @@ class RequestContextMiddleware:
                 )
         if "\x00" in path or b"\x00" in unquote_to_bytes(scope.get("query_string", b"")):
             return ApiError("invalid_request", param="path" if "\x00" in path else "query", detail=NUL_DETAIL)
-        if _declared_length(scope) > body_limit_for(path):
-            return PayloadTooLarge()
+        declared, limit = _declared_length(scope), body_limit_for(path)
+        if declared > limit:
+            return PayloadTooLarge(limit, declared)
         return None
 
     def _guarded_receive(self, scope: Scope, receive: Receive) -> Receive:
@@ -197,7 +203,7 @@ class RequestContextMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise PayloadTooLarge()
+                    raise PayloadTooLarge(limit)
                 body_complete = not message.get("more_body", False)
             elif message["type"] == "http.disconnect":
                 body_complete = True

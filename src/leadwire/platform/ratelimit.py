@@ -231,7 +231,17 @@ class RateLimiter:
             "RateLimit": f'"{request_class}";r={min(key_remaining, account_remaining)};t={reset_in}',
         }
         if key_used > limit.per_key:
-            raise ApiError("api_key_rate_limit_exceeded", headers={**headers, "Retry-After": str(reset_in)})
+            raise ApiError(
+                "api_key_rate_limit_exceeded",
+                detail=f"{limit.per_key} {request_class} requests per {window} s for this key; "
+                f"the window resets in {reset_in} s",
+                headers={**headers, "Retry-After": str(reset_in)},
+            )
         if account_used > limit.per_account:
-            raise ApiError("api_rate_limit_exceeded", headers={**headers, "Retry-After": str(reset_in)})
+            raise ApiError(
+                "api_rate_limit_exceeded",
+                detail=f"{limit.per_account} {request_class} requests per {window} s for the account "
+                f"(all its keys); the window resets in {reset_in} s",
+                headers={**headers, "Retry-After": str(reset_in)},
+            )
         return RateDecision(headers=headers)

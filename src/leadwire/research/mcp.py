@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
+
+# The arguments' published schemas are the REST models' (limits, enums); the model validates them.
+Queries = Annotated[list[str], field_schema(PublicWebRequest, "queries")]
+SearchLimit = Annotated[int, field_schema(PublicWebRequest, "search_limit")]
+Category = Annotated[str | None, field_schema(PublicWebRequest, "category")]
+IncludeDomains = Annotated[list[str] | None, field_schema(PublicWebRequest, "include_domains")]
+UserLocation = Annotated[str | None, field_schema(PublicWebRequest, "user_location")]
+Domain = Annotated[str, field_schema(ContactsRequest, "domain")]
+Positions = Annotated[list[str] | None, field_schema(ContactsRequest, "positions")]
+ContactsLimit = Annotated[int, field_schema(ContactsRequest, "limit")]
+Locale = Annotated[str, field_schema(ContactsRequest, "locale")]
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -33,11 +44,11 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="Search public-web sources (1-2 queries). Returns the research job.")
     async def research_public_web(
-        queries: list[str],
-        search_limit: int = 10,
-        category: str | None = None,
-        include_domains: list[str] | None = None,
-        user_location: str | None = None,
+        queries: Queries,
+        search_limit: SearchLimit = 10,
+        category: Category = None,
+        include_domains: IncludeDomains = None,
+        user_location: UserLocation = None,
         wait_seconds: int = 20,
     ) -> PublicJob:
         body = {
@@ -51,10 +62,10 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="Contacts of a company by its official domain, with an inferred hierarchy.")
     async def research_contacts(
-        domain: str,
-        positions: list[str] | None = None,
-        limit: int = 20,
-        locale: str = "en",
+        domain: Domain,
+        positions: Positions = None,
+        limit: ContactsLimit = 20,
+        locale: Locale = "en",
         wait_seconds: int = 20,
     ) -> PublicJob:
         body = {"domain": domain, "positions": positions or [], "limit": limit, "locale": locale}

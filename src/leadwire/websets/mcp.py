@@ -3,13 +3,14 @@ and allowances as REST."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.mcp_tools import ToolKit, tool_error
+from leadwire.platform.mcp_tools import ToolKit, field_schema, tool_error
 from leadwire.platform.schemas import PublicJob
 from leadwire.websets import service
 from leadwire.websets.schemas import (
@@ -20,6 +21,33 @@ from leadwire.websets.schemas import (
     FindMoreRequest,
 )
 
+# Published with the REST rules (the request models' schemas, the items query's values); the tools
+# validate through the models and `check`, with the REST codes.
+Query = Annotated[str, field_schema(CreateWebsetRequest, "query")]
+Title = Annotated[str | None, field_schema(CreateWebsetRequest, "title")]
+Count = Annotated[int, field_schema(CreateWebsetRequest, "count")]
+TargetKind = Annotated[str, field_schema(CreateWebsetRequest, "target_kind")]
+Locale = Annotated[str, field_schema(CreateWebsetRequest, "locale")]
+MoreCount = Annotated[int, field_schema(FindMoreRequest, "count")]
+ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
+TargetKindFilter = Annotated[
+    str | None, WithJsonSchema({"anyOf": [{"type": "string", "enum": list(TARGET_KINDS)}, {"type": "null"}]})
+]
+Match = Annotated[str, WithJsonSchema({"type": "string", "enum": list(MATCHES)})]
+Detail = Annotated[str, WithJsonSchema({"type": "string", "enum": list(DETAIL_LIMITS)})]
+ItemsLimit = Annotated[
+    int,
+    WithJsonSchema(
+        {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": max(DETAIL_LIMITS.values()),
+            "description": "at most "
+            + ", ".join(f"{limit} for {detail}" for detail, limit in DETAIL_LIMITS.items()),
+        }
+    ),
+]
+
 
 def register_tools(kit: ToolKit) -> None:
     def check(condition: bool, code: str, param: str) -> None:
@@ -28,11 +56,11 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="Create a prospect list (webset) from a natural-language query.")
     async def create_webset(
-        query: str,
-        title: str | None = None,
-        count: int = 25,
-        target_kind: str = "company",
-        locale: str = "en",
+        query: Query,
+        title: Title = None,
+        count: Count = 25,
+        target_kind: TargetKind = "company",
+        locale: Locale = "en",
     ) -> dict[str, Any]:
         caller = await kit.allowed("websets:write", "task")
         body = kit.validate(
@@ -57,7 +85,7 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="List your prospect lists, newest first.")
     async def list_websets(
-        limit: int = 20, target_kind: str | None = None, cursor: str | None = None
+        limit: ListLimit = 20, target_kind: TargetKindFilter = None, cursor: str | None = None
     ) -> dict[str, Any]:
         caller = await kit.allowed("websets:read", "read")
         check(1 <= limit <= 100, "invalid_request", "limit")
@@ -95,9 +123,9 @@ def register_tools(kit: ToolKit) -> None:
     )
     async def list_webset_items(
         webset_id: str,
-        match: str = "qualified",
-        detail: str = "compact",
-        limit: int = 10,
+        match: Match = "qualified",
+        detail: Detail = "compact",
+        limit: ItemsLimit = 10,
         cursor: str | None = None,
     ) -> dict[str, Any]:
         caller = await kit.allowed("websets:read", "read")
@@ -129,7 +157,7 @@ def register_tools(kit: ToolKit) -> None:
         return await kit.read(read)
 
     @kit.server.tool(description="Continue discovery on a finished prospect list; returns the Find More job.")
-    async def find_more_webset(webset_id: str, count: int = 25, wait_seconds: int = 0) -> PublicJob:
+    async def find_more_webset(webset_id: str, count: MoreCount = 25, wait_seconds: int = 0) -> PublicJob:
         caller = await kit.allowed("websets:write", "task")
         body = kit.validate(FindMoreRequest, {"count": count})
         runtime = kit.get_runtime()

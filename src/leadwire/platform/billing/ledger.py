@@ -94,14 +94,27 @@ async def grant(session: AsyncSession, user_id: str, amount: int) -> BalanceView
 
 async def reserve(session: AsyncSession, user_id: str, job_id: str, amount: int) -> None:
     """Hold `amount` credits for a job; 402 `insufficient_credits` when not available."""
-    if amount <= 0:
+    await reserve_all(session, user_id, [(job_id, amount)])
+
+
+async def reserve_all(session: AsyncSession, user_id: str, holds: list[tuple[str, int]]) -> None:
+    """Hold credits for several jobs (job id, amount), all or none: 402 `insufficient_credits` naming
+    what the whole request needs and what is available when the account cannot cover them all."""
+    holds = [(job_id, amount) for job_id, amount in holds if amount > 0]
+    if not holds:
         return
+    needed = sum(amount for _, amount in holds)
     row = await _locked_balance(session, user_id)
-    if row.granted - row.charged - row.reserved < amount:
-        raise ApiError("insufficient_credits")
-    row.reserved += amount
+    available = row.granted - row.charged - row.reserved
+    if available < needed:
+        raise ApiError(
+            "insufficient_credits",
+            detail=f"this request needs {needed} credits and {max(0, available)} are available",
+        )
+    row.reserved += needed
     row.updated_at = utcnow()
-    _append(session, user_id, "reserve", amount, job_id)
+    for job_id, amount in holds:
+        _append(session, user_id, "reserve", amount, job_id)
     await session.flush()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.auth import Caller
+from leadwire.platform.auth import Caller, scope_missing
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.context import request_id_var
@@ -80,11 +80,10 @@ async def create_jobs(
     now = utcnow()
     # The request being served; in the worker, the one that created the running job; None from the CLI.
     request_id = request_id_var.get()
+    holds = [(new_id("job"), _reservation(spec, payload)) for payload in payloads]
+    await ledger.reserve_all(session, caller.user_id, holds)
     jobs = []
-    for payload in payloads:
-        job_id = new_id("job")
-        reserved = _reservation(spec, payload)
-        await ledger.reserve(session, caller.user_id, job_id, reserved)
+    for payload, (job_id, reserved) in zip(payloads, holds, strict=True):
         jobs.append(
             Job(
                 id=job_id,
@@ -134,7 +133,10 @@ async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: i
     active = await session.scalar(select(func.count()).select_from(active_rows))
     if (active or 0) + adding > limit:
         raise ApiError(
-            "api_rate_limit_exceeded", detail="active job limit reached", headers={"Retry-After": "5"}
+            "api_rate_limit_exceeded",
+            detail=f"active job limit reached: the {caller.plan.name} plan has at most {limit} jobs "
+            "queued or running",
+            headers={"Retry-After": "5"},
         )
 
 
@@ -189,8 +191,9 @@ def _check_owned(
         raise ApiError("task_not_found")
     spec = registry.find(job.action)
     capability = spec.capability if spec else job.action.split(".")[0]
-    if not caller.can(f"{capability}:{'write' if write else 'read'}"):
-        raise ApiError("permission_denied")
+    scope = f"{capability}:{'write' if write else 'read'}"
+    if not caller.can(scope):
+        raise scope_missing(scope)
 
 
 async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, job_id: str) -> Job:
