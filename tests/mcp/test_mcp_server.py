@@ -41,10 +41,10 @@ def error_text(result: dict[str, Any]) -> str:
 
 
 def error_code(result: dict[str, Any]) -> str:
-    """The code of a tool error: its text is `Error executing tool <name>: <code>[: <param>]`."""
+    """The code of a tool error: its text is `Error executing tool <name>: <code>[: <param>][ — <detail>]`."""
     text = error_text(result)
     assert text.startswith("Error executing tool "), text
-    return text.split(": ")[1]
+    return text.split(": ", 1)[1].split(" — ")[0].split(":")[0]
 
 
 async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: AccountFactory) -> None:
