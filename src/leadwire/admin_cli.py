@@ -14,19 +14,11 @@ from typing import Any, TypeVar
 import typer
 
 from leadwire.config import Settings, load_settings
+from leadwire.platform.connect_values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.platform.plans import PLANS
 
 T = TypeVar("T")
 
-# Mirrors of leadwire.platform.connect's rules (importing it would cost every CLI start over a second;
-# tests/test_cli_help.py keeps them equal), shown in the options' help.
-CHANNELS = ("email", "linkedin", "whatsapp")
-PROVIDERS_BY_CHANNEL = {
-    "email": ("sandbox", "smtp"),
-    "linkedin": ("sandbox", "unipile"),
-    "whatsapp": ("sandbox", "whatsapp_cloud"),
-}
-STATUSES = ("connected", "reconnect_required", "disconnected")
 KEY_MODES = ("live", "test")
 SMTP_TLS = ("starttls", "tls", "none")
 

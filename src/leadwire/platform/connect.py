@@ -14,6 +14,7 @@ from sqlalchemy import Boolean, ForeignKey, Index, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from leadwire.platform.connect_values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import Base, JsonType, UtcDateTime, transaction
 from leadwire.platform.errors import ApiError
@@ -21,14 +22,6 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import User
-
-CHANNELS = ("email", "linkedin", "whatsapp")
-PROVIDERS_BY_CHANNEL = {
-    "email": ("sandbox", "smtp"),
-    "linkedin": ("sandbox", "unipile"),
-    "whatsapp": ("sandbox", "whatsapp_cloud"),
-}
-STATUSES = ("connected", "reconnect_required", "disconnected")
 
 
 class ConnectAccount(Base):
