@@ -8,8 +8,9 @@ still cap), that is reported and the measurement is repeated with bench/plugins/
 lifts the business limits (the limiter still runs).
 Baseline (same run, same database, same uvicorn settings, 1 process) — the honest floor: a bare
 Starlette route that reads the same job row by primary key on the raw driver (an asyncpg pool of
-`--connections` connections; one aiosqlite connection in WAL mode), and returns the same fields in the
-same envelope, encoded by the same JSON library. No authentication, limits or ORM.
+`--connections` connections, no reset query on release, as Leadwire's own poll pool; one aiosqlite
+connection in WAL mode), decodes the JSON result, and returns the same fields in the same envelope,
+encoded by the same JSON library. No authentication, limits or ORM.
 Load: `wrk` (one thread, `--connections` 16, `--latency`) from a separate process on loopback for
 `--duration` (10 s) after a 2 s warm-up; without wrk, an httpx load generator process (`--loadgen`).
 Run on SQLite and on PostgreSQL (in-memory limiter, as SQLite), and on PostgreSQL with the Redis
@@ -58,6 +59,13 @@ JOB_COLUMNS = (
 )
 
 
+def _decoded(value: object) -> object:
+    """A JSON column as the public job carries it: the object, not its text (the drivers return text)."""
+    import orjson
+
+    return orjson.loads(value) if isinstance(value, str | bytes) else value
+
+
 def _job_body(row: dict[str, object]) -> bytes:
     """The envelope of the row, shaped like the public job (same fields, same JSON encoder)."""
     import orjson
@@ -72,7 +80,7 @@ def _job_body(row: dict[str, object]) -> bytes:
         "started_at": row["started_at"],
         "finished_at": row["finished_at"],
         "attempt_count": row["attempt_count"],
-        "result": row["result"],
+        "result": _decoded(row["result"]),
         "error": None,
         "billing": {
             "status": row["billing_status"],
@@ -109,8 +117,14 @@ def _raw_reader(database_url: str, pool_size: int) -> tuple[object, object]:
 
     dsn = database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
+    async def leave_as_is(_connection: object) -> None:
+        """No reset query on release, as Leadwire's poll pool: asyncpg's default reset is a second
+        round trip per read, which would make the floor do more work than the path it measures."""
+
     async def startup_pg() -> None:
-        state["pool"] = await asyncpg.create_pool(dsn, min_size=pool_size, max_size=pool_size)
+        state["pool"] = await asyncpg.create_pool(
+            dsn, min_size=pool_size, max_size=pool_size, reset=leave_as_is
+        )
 
     async def read_pg(job_id: str) -> dict[str, object] | None:
         pool = state["pool"]
