@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.telemetry import TelemetryConfig
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -100,6 +101,9 @@ async def _work_once_world_is_ready(
     await worker.run()
 
 
+_NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
+
 class _LeadwireAPI(FastAPI):
     """FastAPI whose flat routes (`platform.flat_route`) are answered outside its own middleware stack:
     its error, telemetry and body-limit layers cost a job poll more than its route. `flat_context`
@@ -186,6 +190,7 @@ def create_app(
         # A trailing slash is part of the path: `/api/v2/credits/` is 404 `not_found`, never a redirect
         # (a redirect echoes the Host header and, behind a TLS proxy, points at http://).
         redirect_slashes=False,
+        telemetry=None if settings.otel_instrumentation else _NO_TELEMETRY,
     )
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(ReplayedResponse, _replay)

@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     log_level: str = "info"
+    # FastAPI's own OpenTelemetry spans and metrics, for an operator who runs an OpenTelemetry SDK. Off by
+    # default: the service exports Prometheus metrics at /metrics, and FastAPI looks up the OpenTelemetry
+    # configuration on every request when it is on (a few percent of a job poll).
+    otel_instrumentation: bool = False
 
     world_dir: Path | None = None  # default: <data_dir>/world
     sandbox_size: str = "default"

@@ -131,7 +131,10 @@ class DriverReads:
     async def _first_on_pool(self, sql: str, arguments: list[Any]) -> Any | None:
         pool = self._pool if self._pool is not None else await self._open_pool(sql)
         try:
-            async with pool.acquire(timeout=self.timeouts.pool) as connection:
+            # A connection idle in the pool is handed over at once: only a wait needs a bound (a timeout
+            # is a timer handle set and cancelled per read).
+            timeout = None if pool.get_idle_size() else self.timeouts.pool
+            async with pool.acquire(timeout=timeout) as connection:
                 try:
                     return await connection.fetchrow(sql, *arguments)
                 except Exception as exc:

@@ -16,6 +16,7 @@ own) for `redis_retry_seconds` before Redis is tried again. The outage is logged
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -222,12 +223,9 @@ class RateLimiter:
         key_remaining = max(0, limit.per_key - key_used)
         account_remaining = max(0, limit.per_account - account_used)
         headers = {
-            "X-RateLimit-Limit": str(limit.per_key),
+            **_policy_headers(request_class, limit.per_key, limit.per_account, window),
             "X-RateLimit-Remaining": str(key_remaining),
-            "X-RateLimit-Window-Ms": str(window * 1000),
-            "X-User-RateLimit-Limit": str(limit.per_account),
             "X-User-RateLimit-Remaining": str(account_remaining),
-            "RateLimit-Policy": f'"{request_class}";q={limit.per_key};w={window}',
             "RateLimit": f'"{request_class}";r={min(key_remaining, account_remaining)};t={reset_in}',
         }
         if key_used > limit.per_key:
@@ -245,3 +243,14 @@ class RateLimiter:
                 headers={**headers, "Retry-After": str(reset_in)},
             )
         return RateDecision(headers=headers)
+
+
+@functools.lru_cache(maxsize=256)
+def _policy_headers(request_class: str, per_key: int, per_account: int, window: int) -> dict[str, str]:
+    """The headers a limit states whatever the counts (built once per limit: every request sends them)."""
+    return {
+        "X-RateLimit-Limit": str(per_key),
+        "X-RateLimit-Window-Ms": str(window * 1000),
+        "X-User-RateLimit-Limit": str(per_account),
+        "RateLimit-Policy": f'"{request_class}";q={per_key};w={window}',
+    }
