@@ -9,6 +9,7 @@ same limit and a read timeout; every response gets the request id and the securi
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Sequence
@@ -140,8 +141,9 @@ class RequestContextMiddleware:
                 headers.append((b"x-request-id", request_id.encode()))
                 present = {h[0].lower() for h in headers}
                 for name, value in scope["state"].get("leadwire_headers", {}).items():
-                    if name.lower().encode() not in present:
-                        headers.append((name.encode(), value.encode()))
+                    raw_name = _header_name(name)
+                    if raw_name not in present:
+                        headers.append((raw_name, value.encode("latin-1")))
                 headers.extend(h for h in (*SECURITY_HEADERS, csp) if h[0] not in present)
                 if b"cache-control" not in present:
                     headers.append((b"cache-control", b"no-store"))
@@ -247,6 +249,12 @@ def _series(method: str, route: str, status: int) -> tuple[Any, Any]:
 
 def _csp(path: str) -> tuple[bytes, bytes]:
     return DOCS_CSP if path in DOCS_PATHS or path.startswith(DOCS_ASSETS) else API_CSP
+
+
+@functools.lru_cache(maxsize=256)
+def _header_name(name: str) -> bytes:
+    """A header name as it goes on the wire; the same few (rate limits, Retry-After) on every response."""
+    return name.lower().encode("latin-1")
 
 
 def _host(scope: Scope) -> str:

@@ -21,7 +21,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import Counter, Gauge
 
@@ -44,16 +44,6 @@ class RateDecision:
     headers: dict[str, str]
 
 
-class Counters(Protocol):
-    """What the limiter asks of a counter store: `ProcessCounters` or `RedisCounters`."""
-
-    async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
-        """Both counters of a request after it: the key's, incremented, and the account's, incremented
-        unless the key is over `per_key` (a refused request does not spend the account's budget: the
-        account's count is then read for the headers only). A new counter lives `expiry` seconds."""
-        ...
-
-
 class ProcessCounters:
     """Counters in this process's memory, each living `expiry` seconds from its first increment.
 
@@ -67,7 +57,7 @@ class ProcessCounters:
         self._counts: dict[str, tuple[float, int]] = {}
         self._next_sweep = 0.0
 
-    async def incr(self, key: str, expiry: int) -> int:
+    def _incr(self, key: str, expiry: int) -> int:
         now = time.monotonic()
         if now >= self._next_sweep:
             self._counts = {k: entry for k, entry in self._counts.items() if entry[0] > now}
@@ -78,15 +68,16 @@ class ProcessCounters:
         self._counts[key] = (expires, count + 1)
         return count + 1
 
-    async def get(self, key: str) -> int:
+    def _get(self, key: str) -> int:
         expires, count = self._counts.get(key, (0.0, 0))
         return count if expires > time.monotonic() else 0
 
-    async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
-        key_used = await self.incr(key, expiry)
+    def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
+        """Both counters of a request after it, as `RedisCounters.count` (synchronous: nothing waits)."""
+        key_used = self._incr(key, expiry)
         if key_used > per_key:
-            return key_used, await self.get(account)
-        return key_used, await self.incr(account, expiry)
+            return key_used, self._get(account)
+        return key_used, self._incr(account, expiry)
 
     def __len__(self) -> int:
         return len(self._counts)
@@ -118,6 +109,9 @@ class RedisCounters:
         self._script = self.client.register_script(_COUNT_SCRIPT)
 
     async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
+        """Both counters of a request after it: the key's, incremented, and the account's, incremented
+        unless the key is over `per_key` (a refused request does not spend the account's budget: the
+        account's count is then read for the headers only). A new counter lives `expiry` seconds."""
         keys = [self.PREFIX + key, self.PREFIX + account]
         key_used, account_used = await self._script(keys=keys, args=[expiry, per_key])
         return int(key_used), int(account_used)
@@ -186,31 +180,26 @@ class RateLimiter:
             SHARED_UP.set(1)
         self._shared_down_until = None
 
-    @staticmethod
-    async def _counts(
-        storage: Counters, names: tuple[str, str], window: int, index: int, per_key: int
-    ) -> tuple[int, int]:
-        # A counter outlives its window by a second so a late INCR cannot recreate it without expiry.
-        key, account = (f"rl:{name}:{window}:{index}" for name in names)
-        return await storage.count(key, account, window + 1, per_key)
-
     async def _counted(
         self, names: tuple[str, str], window: int, index: int, per_key: int
     ) -> tuple[int, int]:
+        # A counter outlives its window by a second so a late INCR cannot recreate it without expiry.
+        key, account = (f"rl:{name}:{window}:{index}" for name in names)
+        expiry = window + 1
         shared = self.shared
-        retry_due = self._shared_down_until is None or time.monotonic() >= self._shared_down_until
-        if shared is not None and retry_due:
+        if shared is None:  # one process: nothing to wait on (every poll passes here)
+            return self.local.count(key, account, expiry, per_key)
+        if self._shared_down_until is None or time.monotonic() >= self._shared_down_until:
             try:
                 async with asyncio.timeout(self.timeout):
-                    counts = await self._counts(shared, names, window, index, per_key)
+                    counts = await shared.count(key, account, expiry, per_key)
             except Exception as exc:  # Redis errors, timeouts, refused connections: never fail the request
                 self._failed(type(exc).__name__)
             else:
                 self._recovered()
                 return counts
-        if shared is not None:
-            FALLBACKS.inc()
-        return await self._counts(self.local, names, window, index, per_key)
+        FALLBACKS.inc()
+        return self.local.count(key, account, expiry, per_key)
 
     async def check(self, *, plan: Plan, request_class: str, key_id: str, user_id: str) -> RateDecision:
         limit = plan.rate_limits[request_class]
