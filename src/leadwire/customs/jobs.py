@@ -13,18 +13,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadwire.customs import candidates, service
-from leadwire.customs.schemas import (
-    CandidatesRequest,
+from leadwire.customs.results import (
     CandidatesResult,
     CategoriesResult,
     CompaniesSearchResult,
-    CompanySearchRequest,
     CounterpartiesResult,
     CountriesResult,
-    SectionRequest,
     TradeReportResult,
     TrendsResult,
 )
+from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.customs.service import SECTIONS, Section
 from leadwire.platform.billing.prices import NOT_BILLABLE, per_kind
 from leadwire.platform.jobs.context import JobContext, JobFailure
