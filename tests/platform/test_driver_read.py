@@ -10,8 +10,8 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from sqlalchemy import column, func, select, table, text
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import func, select
 
 from leadwire.app import create_app
 from leadwire.config import Settings
@@ -208,3 +208,20 @@ async def test_a_job_poll_recovers_by_itself_after_the_server_ended_its_connecti
             assert again.status_code == 200 and again.json()["item"]["status"] == "scheduled"
     finally:
         await runtime.close()
+
+
+async def test_an_in_memory_sqlite_database_is_read_on_the_engines_own_connection() -> None:
+    # No second connection can open an in-memory database: the read borrows one from the engine.
+    engine = make_engine("sqlite+aiosqlite:///:memory:", readonly=True)
+    reads = DriverReads(engine, pool_size=1, timeouts=DbTimeouts())
+    answers = table("answers", column("answer"))
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text("CREATE TABLE answers (answer INTEGER)"))
+            await connection.execute(text("INSERT INTO answers VALUES (42)"))
+        # A connection of its own would open another, empty database: "no such table".
+        row = await reads.first(select(answers.c.answer), {})
+        assert row is not None and row.answer == 42
+    finally:
+        await reads.close()
+        await engine.dispose()
