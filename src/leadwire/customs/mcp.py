@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.customs import service
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.platform.body import RequestModel
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.mcp_tools import ToolKit, field_schema, given
 from leadwire.platform.schemas import PublicJob
 
@@ -51,7 +51,7 @@ def register_tools(kit: ToolKit) -> None:
         body = kit.validate(model, given(**arguments))
         runtime = kit.get_runtime()
 
-        async def create(session: AsyncSession) -> Job:
+        async def create(session: AsyncSession) -> NewJob:
             return await service.start(session, runtime, caller, action, body)
 
         return await kit.start_job(create, wait)

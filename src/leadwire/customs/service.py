@@ -20,7 +20,7 @@ from leadwire.customs.schemas import CompanySearchRequest, SectionRequest
 from leadwire.platform.auth import Caller
 from leadwire.platform.body import RequestModel
 from leadwire.platform.jobs.context import JobFailure
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.trade import GroupPage, TradeFilters, TradeScope, TradeStore, TradeStoreError
@@ -46,7 +46,7 @@ SECTION_ACTIONS: dict[Section, str] = {section: f"customs.{section}" for section
 
 async def start(
     session: AsyncSession, runtime: Runtime, caller: Caller, action: str, body: RequestModel
-) -> Job:
+) -> NewJob:
     """Create the customs job for a validated request, in the request's transaction."""
     return await create_job(
         session,
@@ -58,7 +58,7 @@ async def start(
     )
 
 
-Start = Callable[[AsyncSession, Runtime, Caller, RequestModel], Awaitable[Job]]
+Start = Callable[[AsyncSession, Runtime, Caller, RequestModel], Awaitable[NewJob]]
 
 
 def starter(action: str) -> Start:
@@ -66,7 +66,7 @@ def starter(action: str) -> Start:
 
     async def start_action(
         session: AsyncSession, runtime: Runtime, caller: Caller, body: RequestModel
-    ) -> Job:
+    ) -> NewJob:
         return await start(session, runtime, caller, action, body)
 
     return start_action

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
 
@@ -52,7 +52,7 @@ def register_tools(kit: ToolKit) -> None:
         )
         runtime = kit.get_runtime()
 
-        async def create(session: AsyncSession) -> Job:
+        async def create(session: AsyncSession) -> NewJob:
             return await service.start(session, runtime, caller, body, version=2)
 
         return await kit.start_job(create, wait_seconds)

@@ -18,7 +18,7 @@ from leadwire.platform.auth import Caller
 from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.pacing import create_paced_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
@@ -73,7 +73,7 @@ async def choose_account(
 
 async def start(
     session: AsyncSession, runtime: Runtime, caller: Caller, body: PostLikeRequest, *, version: int
-) -> Job:
+) -> NewJob:
     """Create the post-like job (status `queued`) at the account's next LinkedIn slot, in the request's
     transaction: a refused creation frees the slot with everything else."""
     account = await choose_account(session, caller.user_id, body.account_id, version=version)

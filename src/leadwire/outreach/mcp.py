@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
 
@@ -56,7 +56,7 @@ def register_tools(kit: ToolKit) -> None:
         )
         runtime = kit.get_runtime()
 
-        async def create(session: AsyncSession) -> Job:
+        async def create(session: AsyncSession) -> NewJob:
             return await service.start_dispatch(session, runtime, caller, body)
 
         return await kit.start_job(create, wait_seconds)

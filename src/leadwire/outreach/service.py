@@ -18,7 +18,7 @@ from leadwire.platform import connect, delivery, pacing
 from leadwire.platform.auth import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
@@ -29,7 +29,7 @@ DISPATCH = "outreach.dispatch"
 
 async def start_dispatch(
     session: AsyncSession, runtime: Runtime, caller: Caller, body: DispatchRequest
-) -> Job:
+) -> NewJob:
     """Accept one dispatch: 404 for an account that is not the caller's, `invalid_channel` for another
     channel's account, 409 when the account cannot send; else a job scheduled at the channel's slot."""
     account = await connect.get_owned_account(session, caller.user_id, body.account_id)

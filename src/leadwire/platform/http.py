@@ -13,7 +13,7 @@ from leadwire.platform import idempotency
 from leadwire.platform.auth import Caller, authenticated_caller
 from leadwire.platform.envelope import JSONResponse, ok_item
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import Job, JobLike, NewJob
 from leadwire.platform.jobs.views import creation_item, public_job
 from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
 from leadwire.platform.runtime import Runtime, get_runtime
@@ -76,11 +76,11 @@ def prefer_wait(request: Request) -> int | None:
 async def respond_with_job(
     session: AsyncSession,
     runtime: Runtime,
-    job: Job,
+    job: NewJob,
     *,
     idem: Idempotency,
     wait: int | None,
-    item: Callable[[Job], Mapping[str, Any]] = creation_item,
+    item: Callable[[JobLike], Mapping[str, Any]] = creation_item,
     refuse_finished: Callable[[Job], ApiError | None] | None = None,
 ) -> JSONResponse:
     """End the creation transaction (job + stored response), then honour `Prefer: wait`.

@@ -16,14 +16,14 @@ from leadwire.platform.auth import Caller
 from leadwire.platform.body import RequestModel, json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
 from leadwire.platform.session import Session
 
 M = TypeVar("M", bound=RequestModel)
-Start = Callable[[AsyncSession, Runtime, Caller, M], Awaitable[Job]]
+Start = Callable[[AsyncSession, Runtime, Caller, M], Awaitable[NewJob]]
 
 # What every creation route can answer besides its own validation codes.
 CREATION_ERRORS = (

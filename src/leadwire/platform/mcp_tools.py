@@ -23,7 +23,7 @@ from leadwire.platform.auth import Caller, authorize
 from leadwire.platform.body import validate
 from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
 from leadwire.platform.runtime import Runtime
@@ -159,7 +159,7 @@ class ToolKit:
             raise tool_error(exc) from None
 
     async def start_job(
-        self, create: Callable[[AsyncSession], Awaitable[Job]], wait_seconds: int
+        self, create: Callable[[AsyncSession], Awaitable[NewJob]], wait_seconds: int
     ) -> PublicJob:
         """Create the job in its own transaction, then wait for it up to `wait_seconds` (capped like
         `Prefer: wait`) and return it as it then stands."""

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.auth import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
@@ -70,7 +70,7 @@ async def create_paced_job(
     channel: str,
     interval_seconds: int,
     status: str,
-) -> Job:
+) -> NewJob:
     """A job that acts on a channel, created at the channel's next slot in the request's transaction
     (a refused creation gives the slot back with everything else)."""
     when = await next_slot(

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.mcp_tools import ToolKit, field_schema
 from leadwire.platform.schemas import PublicJob
 from leadwire.research import service
@@ -37,7 +37,7 @@ def register_tools(kit: ToolKit) -> None:
         body = kit.validate(model, fields)
         runtime = kit.get_runtime()
 
-        async def create(session: AsyncSession) -> Job:
+        async def create(session: AsyncSession) -> NewJob:
             return await service.start(session, runtime, caller, body)
 
         return await kit.start_job(create, wait_seconds)

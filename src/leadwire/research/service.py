@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.auth import Caller
 from leadwire.platform.jobs.context import JobFailure
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.contacts import ContactsProvider, ContactsProviderError
@@ -23,7 +23,7 @@ CONTACTS = "research.contacts"
 
 async def start(
     session: AsyncSession, runtime: Runtime, caller: Caller, body: PublicWebRequest | ContactsRequest
-) -> Job:
+) -> NewJob:
     """Create the research job for a validated request, in the request's transaction."""
     action = PUBLIC_WEB if isinstance(body, PublicWebRequest) else CONTACTS
     return await create_job(

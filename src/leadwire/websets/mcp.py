@@ -9,7 +9,7 @@ from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.mcp_tools import ToolKit, field_schema, tool_error
 from leadwire.platform.schemas import PublicJob
 from leadwire.websets import service
@@ -162,7 +162,7 @@ def register_tools(kit: ToolKit) -> None:
         body = kit.validate(FindMoreRequest, {"count": count})
         runtime = kit.get_runtime()
 
-        async def create(session: AsyncSession) -> Job:
+        async def create(session: AsyncSession) -> NewJob:
             return await service.find_more(session, runtime, caller, webset_id, body)
 
         return await kit.start_job(create, wait_seconds)

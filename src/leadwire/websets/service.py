@@ -17,7 +17,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.events import log
 from leadwire.platform.events.models import Event
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import Job, NewJob
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.notify import Notifier
 from leadwire.platform.pagination import CursorCodec, binding
@@ -63,7 +63,7 @@ def _check_count(caller: Caller, count: int) -> None:
 
 async def create(
     session: AsyncSession, runtime: Runtime, caller: Caller, body: CreateWebsetRequest
-) -> tuple[Webset, Job]:
+) -> tuple[Webset, NewJob]:
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     _check_count(caller, body.count)
     now = utcnow()
@@ -253,7 +253,7 @@ async def items(
 
 async def find_more(
     session: AsyncSession, runtime: Runtime, caller: Caller, webset_id: str, body: FindMoreRequest
-) -> Job:
+) -> NewJob:
     """A new run excluding everything found: 409 `webset_busy` while one is active."""
     webset = await reconcile(session, await get_owned(session, caller, webset_id, lock=True))
     if webset.status in RUNNING:

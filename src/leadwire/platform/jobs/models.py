@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, String, text
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, Row, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime
@@ -63,3 +64,48 @@ class Job(Base):
     pending_units: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+@dataclass(frozen=True, slots=True)
+class NewJob:
+    """A job as its creation wrote it: the row's values, without the ORM's per-object bookkeeping, so a
+    batch of creations costs one multi-row INSERT rather than an object graph to flush. Read-only: a
+    later change to the job goes through a statement or a loaded `Job`."""
+
+    id: str
+    user_id: str
+    api_key_id: str | None
+    request_id: str | None
+    action: str
+    status: str
+    channel: str | None
+    payload: dict[str, Any]
+    progress_stage: str
+    progress_percent: float
+    resource_type: str | None
+    resource_id: str | None
+    scheduled_at: datetime
+    billing_status: str
+    reserved_credits: int
+    charged_credits: int
+    pending_units: float
+    created_at: datetime
+    updated_at: datetime
+    attempt_count: int = 0
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    result: dict[str, Any] | None = None
+    error_code: str | None = None
+    error_detail: str | None = None
+
+    def row(self) -> dict[str, Any]:
+        """The values to INSERT."""
+        return {name: getattr(self, name) for name in _NEW_JOB_FIELDS}
+
+
+_NEW_JOB_FIELDS = tuple(f.name for f in fields(NewJob))
+
+
+# A job as an ORM object, as created (`NewJob`) or as a Core row of the jobs table: the public view
+# reads the same attributes of each.
+JobLike = Job | NewJob | Row[Any]

@@ -14,43 +14,79 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, or_, select, update
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Integer,
+    Row,
+    Table,
+    bindparam,
+    case,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
+from leadwire.platform.jobs.registry import registry
 from leadwire.platform.jobs.service import settle_billing
 from leadwire.platform.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
 RUNNING = ("running", "settling")
+_JOBS = cast(Table, Job.__table__)
+# What a worker reads of a job it claims: what the handler and the outcome need, no more.
+CLAIMED = tuple(
+    _JOBS.c[name]
+    for name in ("id", "user_id", "action", "payload", "request_id", "attempt_count", "billing_status")
+)
 
 
 async def claim_due(
     session: AsyncSession, *, owner: str, limit: int, lease_seconds: float, actions: list[str] | None = None
-) -> list[Job]:
+) -> list[Row[Any]]:
+    """Lease up to `limit` due jobs to `owner`, oldest due first; the claimed jobs' `CLAIMED` columns."""
     now = utcnow()
-    due = select(Job.id).where(Job.status.in_(PENDING), Job.scheduled_at <= now)
-    if actions is not None:
-        due = due.where(Job.action.in_(actions))
-    due = due.order_by(Job.scheduled_at, Job.id).limit(limit).with_for_update(skip_locked=True)
-    result = await session.execute(
-        update(Job)
-        .where(Job.id.in_(due.scalar_subquery()))
+    params = {
+        "c_now": now,
+        "c_limit": limit,
+        "c_owner": owner,
+        "c_expires": now + timedelta(seconds=lease_seconds),
+    }
+    if actions is None:
+        return list((await session.execute(_CLAIM_ANY, params)).all())
+    return list((await session.execute(_claim(actions=True), {**params, "c_actions": actions})).all())
+
+
+def _claim(*, actions: bool) -> Any:
+    """The claim, built once: one UPDATE over a `FOR UPDATE SKIP LOCKED` sub-select of due jobs."""
+    due = select(_JOBS.c.id).where(_JOBS.c.status.in_(PENDING), _JOBS.c.scheduled_at <= bindparam("c_now"))
+    if actions:
+        due = due.where(_JOBS.c.action.in_(bindparam("c_actions", expanding=True)))
+    due = (
+        due.order_by(_JOBS.c.scheduled_at, _JOBS.c.id)
+        .limit(bindparam("c_limit", type_=Integer))
+        .with_for_update(skip_locked=True)
+    )
+    return (
+        update(_JOBS)
+        .where(_JOBS.c.id.in_(due.scalar_subquery()))
         .values(
             status="running",
             progress_stage="running",
-            lease_owner=owner,
-            lease_expires_at=now + timedelta(seconds=lease_seconds),
-            started_at=func.coalesce(Job.started_at, now),
-            attempt_count=Job.attempt_count + 1,
-            updated_at=now,
+            lease_owner=bindparam("c_owner"),
+            lease_expires_at=bindparam("c_expires"),
+            started_at=func.coalesce(_JOBS.c.started_at, bindparam("c_now")),
+            attempt_count=_JOBS.c.attempt_count + 1,
+            updated_at=bindparam("c_now"),
         )
-        .returning(Job)
-        .execution_options(synchronize_session=False)
+        .returning(*CLAIMED)
     )
-    return list(result.scalars().all())
 
 
 async def next_due_at(session: AsyncSession) -> datetime | None:
@@ -69,40 +105,6 @@ async def heartbeat(session: AsyncSession, *, owner: str, job_ids: list[str], le
     )
 
 
-async def _owned_running(session: AsyncSession, job_id: str, owner: str) -> Job | None:
-    job = (await session.execute(select(Job).where(Job.id == job_id).with_for_update())).scalar_one_or_none()
-    if job is None or job.lease_owner != owner or job.status not in RUNNING:
-        return None  # the lease was lost (rescued elsewhere): this worker's outcome no longer counts
-    return job
-
-
-async def finish(
-    session: AsyncSession,
-    notifier: Notifier,
-    *,
-    job_id: str,
-    owner: str,
-    result: dict[str, Any] | None = None,
-    error_code: str | None = None,
-    error_detail: str | None = None,
-    units: Units | None = None,
-) -> Job | None:
-    """Record a terminal outcome and settle billing in one transaction; None when the lease was lost."""
-    job = await _owned_running(session, job_id, owner)
-    if job is None:
-        return None
-    _mark_terminal(
-        job,
-        "succeeded" if error_code is None else "failed",
-        result=result,
-        error_code=error_code,
-        error_detail=error_detail,
-    )
-    await settle_billing(session, job, units=units or {})
-    await notifier.publish(session, JOB_CHANNEL, job.id)
-    return job
-
-
 @dataclass(frozen=True)
 class Outcome:
     """What a handler produced for one job, waiting to be recorded."""
@@ -119,64 +121,104 @@ class Outcome:
 async def finish_many(
     session: AsyncSession, notifier: Notifier, *, owner: str, outcomes: list[Outcome]
 ) -> None:
-    """Record several outcomes in the caller's transaction: one executemany UPDATE for the jobs with
-    nothing to settle, the full settlement path for the others, one notification round trip."""
-    unbilled = [o for o in outcomes if not o.needs_settlement]
-    billed = sorted((o for o in outcomes if o.needs_settlement), key=lambda o: (o.user_id, o.job_id))
-    await ledger.lock_accounts(session, [o.user_id for o in billed])
-    for outcome in billed:
-        await finish(
-            session,
-            notifier,
-            job_id=outcome.job_id,
-            owner=owner,
-            result=outcome.result,
-            error_code=outcome.error_code,
-            error_detail=outcome.error_detail,
-            units=outcome.units,
-        )
-    if not unbilled:
-        return
+    """Record several outcomes in the caller's transaction, in a fixed number of statements whatever
+    the batch: the accounts of the jobs to settle locked (in `user_id` order), those jobs locked and
+    checked still this worker's, one executemany UPDATE of the jobs, one balance UPDATE per account,
+    one INSERT of ledger entries and one notification round trip. A job whose lease was lost (rescued
+    elsewhere) is left alone: this worker's outcome no longer counts."""
+    billed = [o for o in outcomes if o.needs_settlement]
+    settled: dict[str, int] = {}
+    if billed:
+        settled = await _settle_outcomes(session, owner, billed)
     now = utcnow()
-    table = cast(Table, Job.__table__)  # Core UPDATE: executemany, not the ORM's bulk form
-    statement = (
-        update(table)
-        # Spelled out: an expanding IN parameter cannot be used with executemany.
-        .where(
-            table.c.id == bindparam("b_id"),
-            table.c.lease_owner == owner,
-            or_(table.c.status == RUNNING[0], table.c.status == RUNNING[1]),
-        )
-        .values(
-            status=bindparam("b_status"),
-            progress_stage=bindparam("b_status"),
-            progress_percent=bindparam("b_percent"),
-            result=bindparam("b_result"),
-            error_code=bindparam("b_error"),
-            error_detail=bindparam("b_detail"),
-            finished_at=now,
-            updated_at=now,
-            lease_owner=None,
-            lease_expires_at=None,
-            pending_units=0.0,
-        )
-    )
-    await session.execute(
-        statement,
-        [
-            {
-                "b_id": o.job_id,
-                "b_status": "succeeded" if o.error_code is None else "failed",
-                "b_percent": 100.0 if o.error_code is None else 0.0,
-                "b_result": o.result if o.error_code is None else None,
-                "b_error": o.error_code,
-                "b_detail": o.error_detail if o.error_code is not None else None,
-            }
-            for o in unbilled
-        ],
-    )
+    await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in outcomes])
     # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
-    await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in unbilled])
+    await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in outcomes])
+
+
+async def _settle_outcomes(session: AsyncSession, owner: str, billed: list[Outcome]) -> dict[str, int]:
+    """Settle the billed outcomes' jobs still owned by this worker; their charges by job id."""
+    await ledger.lock_accounts(session, [o.user_id for o in billed])
+    owned = (
+        await session.execute(_OWNED_TO_SETTLE, {"s_ids": sorted(o.job_id for o in billed), "s_owner": owner})
+    ).all()
+    by_id = {o.job_id: o for o in billed}
+    settlements = [
+        ledger.capped(ledger.Settlement(row.user_id, row.id, row.reserved_credits, _charge(row, by_id)))
+        for row in owned
+    ]
+    await ledger.settle_locked(session, settlements)
+    return {s.job_id: s.charge for s in settlements}
+
+
+def _charge(job: Any, outcomes: dict[str, Outcome]) -> int:
+    """What the job's outcome's units cost: nothing for a failure or an action no longer registered."""
+    outcome = outcomes[job.id]
+    spec = registry.find(job.action)
+    if spec is None or outcome.error_code is not None:
+        return 0
+    return spec.price.credits(outcome.units)
+
+
+def _finish_params(outcome: Outcome, owner: str, now: datetime, settled: dict[str, int]) -> dict[str, Any]:
+    succeeded = outcome.error_code is None
+    charge = settled.get(outcome.job_id)
+    return {
+        "b_id": outcome.job_id,
+        "b_owner": owner,
+        "b_now": now,
+        "b_status": "succeeded" if succeeded else "failed",
+        "b_result": outcome.result if succeeded else None,
+        "b_error": outcome.error_code,
+        "b_detail": None if succeeded else outcome.error_detail,
+        # A job not settled here (nothing to settle, or its lease lost) keeps its billing columns.
+        "b_settled": charge is not None,
+        "b_charged": charge or 0,
+    }
+
+
+_CLAIM_ANY = _claim(actions=False)
+# The jobs of a batch still this worker's and still to settle, locked after their accounts (the lock order).
+_OWNED_TO_SETTLE = (
+    select(_JOBS.c.id, _JOBS.c.user_id, _JOBS.c.action, _JOBS.c.reserved_credits)
+    .where(
+        _JOBS.c.id.in_(bindparam("s_ids", expanding=True)),
+        _JOBS.c.lease_owner == bindparam("s_owner"),
+        _JOBS.c.status.in_(RUNNING),
+        _JOBS.c.billing_status == "pending",
+    )
+    .order_by(_JOBS.c.id)
+    .with_for_update()
+)
+_SETTLED = bindparam("b_settled", type_=Boolean)
+_CHARGED = bindparam("b_charged", type_=BigInteger)
+# Core UPDATE: executemany, not the ORM's bulk form; every condition spelled out, since an expanding IN
+# parameter cannot be used with executemany.
+_FINISH = (
+    update(_JOBS)
+    .where(
+        _JOBS.c.id == bindparam("b_id"),
+        _JOBS.c.lease_owner == bindparam("b_owner"),
+        or_(_JOBS.c.status == RUNNING[0], _JOBS.c.status == RUNNING[1]),
+    )
+    .values(
+        status=bindparam("b_status"),
+        progress_stage=bindparam("b_status"),
+        progress_percent=case((bindparam("b_status") == "succeeded", 100.0), else_=_JOBS.c.progress_percent),
+        result=bindparam("b_result"),
+        error_code=bindparam("b_error"),
+        error_detail=bindparam("b_detail"),
+        pending_units=0.0,
+        finished_at=bindparam("b_now"),
+        updated_at=bindparam("b_now"),
+        lease_owner=None,
+        lease_expires_at=None,
+        billing_status=case((_SETTLED, "settled"), else_=_JOBS.c.billing_status),
+        charged_credits=case(
+            (_SETTLED, bindparam("b_charged", type_=BigInteger)), else_=_JOBS.c.charged_credits
+        ),
+    )
+)
 
 
 def _mark_terminal(

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncSession
 
     from leadwire.platform.jobs.context import JobContext
-    from leadwire.platform.jobs.models import Job
+    from leadwire.platform.jobs.models import Job, JobLike
     from leadwire.platform.notify import Notifier
 
 Handler = Callable[["JobContext", dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -38,7 +38,7 @@ class ActionSpec:
     resource_type: str | None = None
     max_units: Callable[[dict[str, Any]], float | Units] | None = None
     price: Price = NOT_BILLABLE
-    creation_item: Callable[[Job], Mapping[str, Any]] | None = None
+    creation_item: Callable[[JobLike], Mapping[str, Any]] | None = None
     result: type[Any] | None = None
     # Runs in the cancelling transaction after a queued job was cancelled: the capability's own record
     # of the work (a webset whose run will now never start) follows the job.

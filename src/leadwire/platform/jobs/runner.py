@@ -17,6 +17,8 @@ import socket
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import Row
+
 from leadwire.platform import idempotency
 from leadwire.platform.context import request_id_var
 from leadwire.platform.db import is_lost_race, is_transient, transaction
@@ -24,7 +26,7 @@ from leadwire.platform.events import log as event_log
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
-from leadwire.platform.jobs.models import DETAIL_LIMIT, Job
+from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.notify import NEW_JOB_CHANNEL
 from leadwire.platform.runtime import Runtime
@@ -181,7 +183,8 @@ class Worker:
             except Exception:  # a missed beat is survivable until the lease expires
                 log.warning("heartbeat failed", exc_info=True)
 
-    async def _execute(self, job: Job) -> None:
+    async def _execute(self, job: Row[Any]) -> None:
+        """Run a claimed job (its `queue.CLAIMED` columns) and hand its outcome to the finisher."""
         # This task's own context: every log line of the job carries the id of the request that created it
         # (None for a job created outside a request, never a stale id inherited from the claiming loop).
         request_id_var.set(job.request_id)

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, bindparam, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.auth import Caller, scope_missing
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
 from leadwire.platform.context import request_id_var
+from leadwire.platform.db import insert_rows
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job
+from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job, NewJob
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.jobs.views import JobLike, public_job
 from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
@@ -40,7 +41,7 @@ async def create_job(
     status: str = "queued",
     resource: tuple[str, str] | None = None,
     draining: bool = False,
-) -> Job:
+) -> NewJob:
     """One job, created in the caller's transaction (see `create_jobs`)."""
     jobs = await create_jobs(
         session,
@@ -69,47 +70,46 @@ async def create_jobs(
     status: str = "queued",
     resource: tuple[str, str] | None = None,
     draining: bool = False,
-) -> list[Job]:
+) -> list[NewJob]:
     """Jobs of one action for one account, all or none: one account lock, one concurrency check,
-    one reservation per job, one multi-row INSERT and one wake-up for the workers."""
+    one reservation per job (one balance UPDATE, one INSERT of entries), one multi-row INSERT of jobs
+    and one wake-up for the workers."""
     if draining:
         raise ApiError("task_unavailable", headers={"Retry-After": "5"})
     spec = registry.get(action)
-    await ledger.lock_account(session, caller.user_id)
+    balance = await ledger.lock_account(session, caller.user_id)
     await _check_concurrency(session, caller, adding=len(payloads))
     now = utcnow()
     # The request being served; in the worker, the one that created the running job; None from the CLI.
     request_id = request_id_var.get()
     holds = [(new_id("job"), _reservation(spec, payload)) for payload in payloads]
-    await ledger.reserve_all(session, caller.user_id, holds)
-    jobs = []
-    for payload, (job_id, reserved) in zip(payloads, holds, strict=True):
-        jobs.append(
-            Job(
-                id=job_id,
-                user_id=caller.user_id,
-                api_key_id=caller.key_id,
-                request_id=request_id,
-                action=action,
-                status=status,
-                channel=channel,
-                payload=payload,
-                progress_stage=status,
-                progress_percent=0.0,
-                resource_type=resource[0] if resource else spec.resource_type,
-                resource_id=resource[1] if resource else None,
-                scheduled_at=scheduled_at or now,
-                attempt_count=0,
-                billing_status=spec.price.billing,
-                reserved_credits=reserved,
-                charged_credits=0,
-                pending_units=0.0,
-                created_at=now,
-                updated_at=now,
-            )
+    await ledger.reserve_all(session, caller.user_id, holds, locked=balance)
+    jobs = [
+        NewJob(
+            id=job_id,
+            user_id=caller.user_id,
+            api_key_id=caller.key_id,
+            request_id=request_id,
+            action=action,
+            status=status,
+            channel=channel,
+            payload=payload,
+            progress_stage=status,
+            progress_percent=0.0,
+            resource_type=resource[0] if resource else spec.resource_type,
+            resource_id=resource[1] if resource else None,
+            scheduled_at=scheduled_at or now,
+            attempt_count=0,
+            billing_status=spec.price.billing,
+            reserved_credits=reserved,
+            charged_credits=0,
+            pending_units=0.0,
+            created_at=now,
+            updated_at=now,
         )
-    session.add_all(jobs)
-    await session.flush()
+        for payload, (job_id, reserved) in zip(payloads, holds, strict=True)
+    ]
+    await insert_rows(session, _JOB_TABLE, [job.row() for job in jobs])
     await notifier.publish(session, NEW_JOB_CHANNEL, action)
     return jobs
 
@@ -172,7 +172,7 @@ async def read_job(
     return public_job(row)
 
 
-_JOB_TABLE = Job.__table__
+_JOB_TABLE = cast(Table, Job.__table__)
 # What the public job and the ownership check read, and nothing else: every column costs its decoding.
 _PUBLIC_COLUMNS = (
     "id", "user_id", "action", "status", "channel", "payload", "progress_stage", "progress_percent",

@@ -6,15 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from sqlalchemy import Row
-
-from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.models import JobLike
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.schemas import Channel, JobBilling, JobError, JobStatus, PublicJob, ReducedJob
 from leadwire.platform.time import iso
-
-# A job as an ORM object or as a Core row of the jobs table: the view reads the same attributes.
-JobLike = Job | Row[Any]
 
 
 def public_job(job: JobLike) -> PublicJob:
@@ -53,7 +48,7 @@ def _error(job: JobLike) -> JobError | None:
     return error
 
 
-def reduced_job(job: Job) -> ReducedJob:
+def reduced_job(job: JobLike) -> ReducedJob:
     """`{id, status, action, channel, scheduled_at}`: the creation item of actions that declare it."""
     return ReducedJob(
         id=job.id,
@@ -64,7 +59,7 @@ def reduced_job(job: Job) -> ReducedJob:
     )
 
 
-def creation_item(job: Job) -> Mapping[str, Any]:
+def creation_item(job: JobLike) -> Mapping[str, Any]:
     """What a creation response carries: the action's reduced item when it declares one, else the job."""
     spec = registry.find(job.action)
     if spec is not None and spec.creation_item is not None:
