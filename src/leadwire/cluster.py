@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import FrameType
 
+from leadwire.platform.lifetime import end_with_parent
+
 LEADWIRE = [sys.executable, "-m", "leadwire.cli"]
 RESTART_BACKOFF_MAX = 30.0
 # A child that ran this long before dying is considered healthy again: its back-off starts over.
@@ -87,7 +89,7 @@ class Supervisor:
             env=dict(self.env),
             pass_fds=child.pass_fds,
             start_new_session=True,
-            preexec_fn=_terminate_with_parent,
+            preexec_fn=end_with_parent,
         )
         child.started_at = time.monotonic()
         child.restart_at = None
@@ -131,16 +133,6 @@ class Supervisor:
         record: dict[str, object] = {"cluster": event, "process": child.name, "pid": child.pid, **extra}
         sys.stdout.write(json.dumps(record) + "\n")
         sys.stdout.flush()
-
-
-def _terminate_with_parent() -> None:
-    """In the child before exec (Linux): SIGTERM when the supervisor dies, even by SIGKILL, so no
-    process of the cluster outlives it unsupervised."""
-    if sys.platform == "linux":
-        import ctypes
-
-        pr_set_pdeathsig = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def _alive(child: Child) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import fcntl
 import os
 import signal
@@ -23,11 +22,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from leadwire.platform.lifetime import end_with_parent
 from leadwire.sandbox.progress import EXPECTED, announcement, read_status, status_path, write_status
 
 # How often the server looks at the build when it waits for it.
 POLL_SECONDS = 0.5
-_PR_SET_PDEATHSIG = 1
 
 
 class WorldBuild:
@@ -182,8 +181,7 @@ def _interrupted(_signum: int, _frame: FrameType | None) -> None:
 
 def _die_with_parent(parent: int) -> None:
     """Linux: end with the server even when it is killed outright (it cannot stop this process then)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    end_with_parent()
     if parent and os.getppid() != parent:  # the server died before the line above took effect
         raise SystemExit(1)
 
