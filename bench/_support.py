@@ -311,6 +311,14 @@ async def create_account(
     database_url: str, *, plan: str = "business", keys: int = 1, credits: int = 0
 ) -> tuple[str, list[tuple[str, str]]]:
     """A user and `keys` all-scope API keys, through the services; (user_id, [(key_id, key)])."""
+    return (await create_accounts(database_url, [credits], plan=plan, keys=keys))[0]
+
+
+async def create_accounts(
+    database_url: str, credits: Sequence[int], *, plan: str = "business", keys: int = 1
+) -> list[tuple[str, list[tuple[str, str]]]]:
+    """One user per entry of `credits` (granted that many credits when > 0) with `keys` all-scope API
+    keys each, through the services, in one transaction; [(user_id, [(key_id, key)])]."""
     import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
     from leadwire import capabilities
     from leadwire.platform.billing import ledger
@@ -319,15 +327,19 @@ async def create_account(
 
     capabilities.enabled()
 
+    accounts: list[tuple[str, list[tuple[str, str]]]] = []
     engine = make_engine(database_url)
     try:
         async with transaction(make_sessionmaker(engine)) as session:
-            user = await create_user(session, email=f"bench-{uuid.uuid4().hex[:12]}@bench.example", plan=plan)
-            if credits:
-                await ledger.grant(session, user.id, credits)
-            issued: list[Any] = [
-                await issue_key(session, user_id=user.id, scopes=list(all_scopes())) for _ in range(keys)
-            ]
+            for amount in credits:
+                email = f"bench-{uuid.uuid4().hex[:12]}@bench.example"
+                user = await create_user(session, email=email, plan=plan)
+                if amount:
+                    await ledger.grant(session, user.id, amount)
+                issued: list[Any] = [
+                    await issue_key(session, user_id=user.id, scopes=list(all_scopes())) for _ in range(keys)
+                ]
+                accounts.append((user.id, [(i.key_id, i.key) for i in issued]))
     finally:
         await engine.dispose()
-    return user.id, [(i.key_id, i.key) for i in issued]
+    return accounts
