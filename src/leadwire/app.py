@@ -204,7 +204,7 @@ def create_app(
     app.include_router(health.router)
     enabled = capabilities.enabled(settings.plugin_modules)
     for capability in enabled:
-        for router in capability.routers:
+        for router in capability.http_routers():
             app.include_router(router)
     from leadwire.mcp.server import build_mcp
 

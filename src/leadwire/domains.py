@@ -12,10 +12,13 @@ from __future__ import annotations
 import ipaddress
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import idna
-import tldextract
+
+if TYPE_CHECKING:
+    import tldextract
 
 # RFC 2606 / RFC 6761 reserved names are absent from the public suffix list,
 # yet the sandbox world lives under `.example`, so they count as suffixes here.
@@ -61,7 +64,10 @@ _MAX_LENGTH = 253
 
 @lru_cache(maxsize=1)
 def _extractor() -> tldextract.TLDExtract:
-    # The bundled suffix-list snapshot: no network fetch, no cache directory.
+    # The bundled suffix-list snapshot: no network fetch, no cache directory. Imported on first use:
+    # a quarter of a second (it brings `requests`) that a worker which never reads a domain saves.
+    import tldextract
+
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 

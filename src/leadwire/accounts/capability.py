@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from leadwire.accounts import mcp, routes
 from leadwire.platform.capability import Capability, Feature
 
 CAPABILITY = Capability(
     name="accounts",
     scopes=("accounts:read",),
-    routers=(routes.router,),
+    routers=("leadwire.accounts.routes",),
     features=(Feature("accounts"),),
-    mcp_tools=mcp.register_tools,
+    mcp_tools="leadwire.accounts.mcp",
 )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from leadwire.credits import mcp, routes
 from leadwire.platform.capability import Capability, Feature
 
 CAPABILITY = Capability(
     name="credits",
     scopes=("credits:read",),
-    routers=(routes.router,),
+    routers=("leadwire.credits.routes",),
     features=(Feature("credits"),),
-    mcp_tools=mcp.register_tools,
+    mcp_tools="leadwire.credits.mcp",
 )

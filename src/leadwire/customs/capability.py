@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from leadwire.customs import jobs, mcp, routes
+from leadwire.customs import jobs
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
 
 CAPABILITY = Capability(
     name="customs",
     scopes=("customs:read", "customs:write"),
-    routers=(routes.router,),
+    routers=("leadwire.customs.routes",),
     actions=jobs.ACTIONS,
     features=(Feature("customs", PAID_PLANS),),
-    mcp_tools=mcp.register_tools,
+    mcp_tools="leadwire.customs.mcp",
 )

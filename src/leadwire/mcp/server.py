@@ -39,8 +39,7 @@ def build_mcp(
     server = MCPServer(name="leadwire", instructions=INSTRUCTIONS, version="0.1.0")
     kit = ToolKit(server=server, get_runtime=get_runtime)
     for capability in capabilities:
-        if capability.mcp_tools is not None:
-            capability.mcp_tools(kit)
+        capability.register_mcp_tools(kit)
     app = server.streamable_http_app(
         streamable_http_path="/",
         stateless_http=True,

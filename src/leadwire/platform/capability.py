@@ -9,6 +9,7 @@ the app, the worker, the MCP server and the OpenAPI document iterate over that l
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,12 +42,29 @@ class Feature:
 class Capability:
     name: str
     scopes: tuple[str, ...] = ()
-    routers: tuple[APIRouter, ...] = ()
+    # Its HTTP routers: routers, or names of modules with a `router`, imported when an app is built
+    # (a worker serves no HTTP: it loads the job handlers and what they need, not the routes).
+    routers: tuple[APIRouter | str, ...] = ()
     actions: tuple[ActionSpec, ...] = ()
     features: tuple[Feature, ...] = ()
     body_limits: Mapping[str, int] = field(default_factory=dict)
-    # Registers the capability's MCP tools on the server, through the shared tool kit.
-    mcp_tools: Callable[[ToolKit], None] | None = None
+    # Registers the capability's MCP tools on the server, through the shared tool kit: a function, or
+    # the name of a module with a `register_tools(kit)`, imported only when an MCP server is built (a
+    # worker or an admin command then never loads the MCP SDK: a second of start-up).
+    mcp_tools: Callable[[ToolKit], None] | str | None = None
+
+    def http_routers(self) -> list[APIRouter]:
+        return [
+            importlib.import_module(router).router if isinstance(router, str) else router
+            for router in self.routers
+        ]
+
+    def register_mcp_tools(self, kit: ToolKit) -> None:
+        tools = self.mcp_tools
+        if isinstance(tools, str):
+            tools = importlib.import_module(tools).register_tools
+        if tools is not None:
+            tools(kit)
 
 
 def install(capabilities: Iterable[Capability]) -> None:

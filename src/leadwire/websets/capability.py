@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
-from leadwire.websets import jobs, mcp, routes
+from leadwire.websets import jobs
 
 CAPABILITY = Capability(
     name="websets",
     scopes=("websets:read", "websets:write"),
-    routers=(routes.router,),
+    routers=("leadwire.websets.routes",),
     actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
     features=(Feature("websets"),),
-    mcp_tools=mcp.register_tools,
+    mcp_tools="leadwire.websets.mcp",
 )

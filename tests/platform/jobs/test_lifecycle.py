@@ -282,3 +282,24 @@ async def test_expired_lease_past_the_attempt_limit_fails_with_attempts_exhauste
     assert job["billing"]["charged_credits"] == 0
     credits = assert_ok(await client.get("/api/v2/credits", headers=acct.headers))["item"]
     assert credits["reserved"] == 0 and credits["balance"] == 50
+
+
+async def test_a_claim_that_ends_after_shutdown_began_hands_its_jobs_back(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """`shutdown` releases the jobs it finds running; one claimed by a claim still in flight when it
+    looked would be left to its lease's expiry. The claim sees the stop and releases them itself."""
+    from leadwire.platform.jobs.runner import Worker
+
+    acct = await accounts.create()
+    job_id = assert_ok(await create_echo(client, acct.headers, {"max_units": 1, "units": 1}), 202)["item"][
+        "id"
+    ]
+    worker = Worker(runtime, concurrency=2)
+    worker.stop()  # as if the signal came while the claim's transaction ran
+    assert await worker._claim() == 0
+    job = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
+    assert job["status"] == "queued"
+    async with running_worker(runtime):
+        job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
+    assert job["billing"]["charged_credits"] == 2

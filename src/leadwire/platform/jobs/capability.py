@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from leadwire.platform.capability import Capability
-from leadwire.platform.jobs import mcp, routes
 
-CAPABILITY = Capability(name="jobs", routers=(routes.router,), mcp_tools=mcp.register_tools)
+CAPABILITY = Capability(
+    name="jobs", routers=("leadwire.platform.jobs.routes",), mcp_tools="leadwire.platform.jobs.mcp"
+)
