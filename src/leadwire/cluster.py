@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import FrameType
 
-from leadwire.platform.lifetime import end_with_parent
+from leadwire.lifetime import end_with_parent
 
 LEADWIRE = [sys.executable, "-m", "leadwire.cli"]
 RESTART_BACKOFF_MAX = 30.0

@@ -11,7 +11,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from fastapi import Depends, Request
+# starlette's Request (FastAPI's is the same class), not FastAPI: a worker imports this module for
+# `Caller`, and FastAPI costs half a second of start-up it has no use for.
+from starlette.requests import Request
 
 from leadwire.platform.context import key_id_var
 from leadwire.platform.errors import ApiError
@@ -161,6 +163,8 @@ def require(
 
     Slices name it once per permission as a typed alias (`ResearchWriter = Annotated[Caller,
     Depends(require("research:write", "task"))]`)."""
+    from fastapi import Depends
+
     needed_capability = capability or (scope.split(":")[0] if scope else None)
 
     async def dependency(request: Request, caller: Caller = Depends(authenticated_caller)) -> Caller:

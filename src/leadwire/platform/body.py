@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
 import orjson
-from fastapi import Request
 from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
 
 from leadwire.platform.errors import CATALOGUE, ApiError
 

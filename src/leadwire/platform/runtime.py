@@ -10,8 +10,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
 
 from leadwire.config import Settings
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker

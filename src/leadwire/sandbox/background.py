@@ -22,7 +22,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from leadwire.platform.lifetime import end_with_parent
+from leadwire.lifetime import end_with_parent
 from leadwire.sandbox.progress import EXPECTED, announcement, read_status, status_path, write_status
 
 # How often the server looks at the build when it waits for it.
