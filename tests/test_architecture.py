@@ -18,3 +18,26 @@ def test_import_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "0 broken" in result.stdout
+
+
+def test_a_worker_loads_the_job_handlers_without_the_http_or_mcp_faces(tmp_path: Path) -> None:
+    """A worker's start-up is part of every deploy and scale-out: it installs the capabilities (their
+    job handlers and what those need) without importing FastAPI, the routes or the MCP SDK, which
+    together cost it over a second. A capability that imports them from its handlers' path fails here."""
+    probe = (
+        "import sys\n"
+        "from leadwire.admin_cli import install_capabilities\n"
+        "from leadwire.config import Settings\n"
+        f"install_capabilities(Settings(data_dir={str(tmp_path)!r}))\n"
+        "from leadwire.platform.jobs.registry import registry\n"
+        "assert 'research.public_web' in registry.actions(), registry.actions()\n"
+        "faces = sorted(\n"
+        "    m for m in sys.modules if m.split('.')[0] in ('fastapi', 'mcp') or m.endswith('.routes')\n"
+        ")\n"
+        "print(faces)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip() == "[]"
