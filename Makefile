@@ -25,8 +25,10 @@ cluster: install
 	LEADWIRE_DATABASE_URL=$(CLUSTER_DATABASE_URL) LEADWIRE_REDIS_URL=$(CLUSTER_REDIS_URL) \
 		$(BIN)/leadwire cluster --api 2 --workers 2
 
+# Two processes (pytest-xdist), a test file per process at a time: the suite waits on subprocesses and
+# the databases more than it computes, so two halve it on 2 cores (each has its own PostgreSQL database).
 test: install
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 # The property tests, drawing fresh examples (10x the CI number each) instead of `make test`'s fixed ones;
 # a failure found here is pinned in its test as an @example (tests/support/fuzzing.py).

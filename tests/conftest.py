@@ -46,6 +46,20 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(log_secrets, "leadwire-log-secrets")
 
 
+# The files that take minutes (processes, the schemathesis run, the API state machine) go first:
+# `make test` spreads files over two processes (pytest-xdist, --dist loadfile), and a long file
+# handed out last would leave one process working alone at the end.
+LONG_FIRST = ("tests/platform/test_openapi_fuzz.py", "tests/e2e/", "tests/platform/test_api_state_machine.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::")[0]
+        return next((n for n, prefix in enumerate(LONG_FIRST) if path.startswith(prefix)), len(LONG_FIRST))
+
+    items.sort(key=rank)  # stable: the order within each group is the collection's
+
+
 def service_missing(what: str) -> None:
     message = f"{what} is not reachable"
     if REQUIRE_SERVICES:

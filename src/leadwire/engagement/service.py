@@ -10,7 +10,6 @@ from typing import Any, NoReturn, Protocol
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.engagement import relevance
 from leadwire.engagement.models import EngagementLike
 from leadwire.engagement.schemas import PostLikeRequest
 from leadwire.platform import connect, delivery
@@ -110,6 +109,10 @@ async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id:
     fresh = [p for p in posts if p.post_id not in liked]
     await ctx.progress("scoring", 40.0)
     content = body.content or ""
+    # Imported here: the scoring brings numpy and the embedding model's code, which a worker that never
+    # likes a post need not load at start-up.
+    from leadwire.engagement import relevance
+
     candidates = await asyncio.to_thread(relevance.ranked, content, fresh, [p.text for p in fresh])
     for candidate in candidates:
         if await _record_like(ctx, account_id, candidate.item):  # else liked meanwhile by another job
