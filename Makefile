@@ -27,8 +27,9 @@ cluster: install
 
 # Two processes (pytest-xdist), a test file per process at a time: the suite waits on subprocesses and
 # the databases more than it computes, so two halve it on 2 cores (each has its own PostgreSQL database).
+# Files go out in collection order (tests/conftest.py puts the long ones first), not by test count.
 test: install
-	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The property tests, drawing fresh examples (10x the CI number each) instead of `make test`'s fixed ones;
 # a failure found here is pinned in its test as an @example (tests/support/fuzzing.py).
