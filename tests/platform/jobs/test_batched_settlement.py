@@ -69,6 +69,7 @@ def _outcome(job: Any, *, units: float = 0.0, error: str | None = None) -> queue
     return queue.Outcome(
         job_id=job.id,
         user_id=job.user_id,
+        attempt=job.attempt_count,
         result=None if error else {"ok": True},
         error_code=error,
         error_detail="it broke" if error else None,
@@ -199,3 +200,36 @@ async def test_unbilled_and_billed_outcomes_share_a_batch(runtime: Runtime, acco
     )
     view, _ = await _ledger(runtime, acct.user_id)
     assert (view.balance, view.reserved) == (7, 0)
+
+
+async def test_a_late_outcome_of_an_earlier_claim_by_the_same_worker_counts_for_nothing(
+    runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """The lease is this worker's again, but for a later claim: the first claim's outcome (say, from a
+    worker whose heartbeats failed while its lease ran out) must neither finish nor settle the job."""
+    acct = await accounts.create(credits=100)
+    (job_id,) = await _create(runtime, acct, [{"max_units": 4}])
+    async with transaction(runtime.sessionmaker) as session:
+        first = (await queue.claim_due(session, owner="same", limit=1, lease_seconds=-1))[0]
+    async with transaction(runtime.sessionmaker) as session:
+        assert await queue.rescue_expired(session, runtime.notifier, max_attempts=3) == [job_id]
+    second = (await _claim_all(runtime, "same"))[job_id]
+    assert (first.attempt_count, second.attempt_count) == (1, 2)
+
+    async with transaction(runtime.sessionmaker) as session:
+        await queue.finish_many(
+            session,
+            runtime.notifier,
+            owner="same",
+            outcomes=[_outcome(first, units=4, error="provider_error")],
+        )
+    job = (await _jobs(runtime, [job_id]))[job_id]
+    assert (job.status, job.billing_status) == ("running", "pending")
+
+    async with transaction(runtime.sessionmaker) as session:
+        await queue.finish_many(session, runtime.notifier, owner="same", outcomes=[_outcome(second, units=2)])
+    job = (await _jobs(runtime, [job_id]))[job_id]
+    assert (job.status, job.billing_status, job.charged_credits) == ("succeeded", "settled", 3)
+    view, sums = await _ledger(runtime, acct.user_id)
+    assert (view.balance, view.reserved) == (97, 0)
+    assert sums == {"grant": 100, "reserve": 6, "release": 6, "charge": 3}

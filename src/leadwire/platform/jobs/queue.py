@@ -111,6 +111,9 @@ class Outcome:
 
     job_id: str
     user_id: str
+    # The claim it answers (the job's `attempt_count` then): a late outcome of an earlier claim of the
+    # same job by the same worker (its lease lost, the job rescued and claimed again) counts for nothing.
+    attempt: int
     result: dict[str, Any] | None
     error_code: str | None
     units: Units
@@ -131,7 +134,9 @@ async def finish_many(
     if billed:
         settled = await _settle_outcomes(session, owner, billed)
     now = utcnow()
-    await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in outcomes])
+    # In job id order, the order the heartbeat's UPDATE locks rows in: the two never wait in a cycle.
+    ordered = sorted(outcomes, key=lambda o: o.job_id)
+    await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in ordered])
     # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
     await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in outcomes])
 
@@ -139,10 +144,12 @@ async def finish_many(
 async def _settle_outcomes(session: AsyncSession, owner: str, billed: list[Outcome]) -> dict[str, int]:
     """Settle the billed outcomes' jobs still owned by this worker; their charges by job id."""
     await ledger.lock_accounts(session, [o.user_id for o in billed])
-    owned = (
-        await session.execute(_OWNED_TO_SETTLE, {"s_ids": sorted(o.job_id for o in billed), "s_owner": owner})
-    ).all()
     by_id = {o.job_id: o for o in billed}
+    owned = [
+        row
+        for row in (await session.execute(_OWNED_TO_SETTLE, {"s_ids": sorted(by_id), "s_owner": owner})).all()
+        if row.attempt_count == by_id[row.id].attempt
+    ]
     settlements = [
         ledger.capped(ledger.Settlement(row.user_id, row.id, row.reserved_credits, _charge(row, by_id)))
         for row in owned
@@ -166,6 +173,7 @@ def _finish_params(outcome: Outcome, owner: str, now: datetime, settled: dict[st
     return {
         "b_id": outcome.job_id,
         "b_owner": owner,
+        "b_attempt": outcome.attempt,
         "b_now": now,
         "b_status": "succeeded" if succeeded else "failed",
         "b_result": outcome.result if succeeded else None,
@@ -180,7 +188,7 @@ def _finish_params(outcome: Outcome, owner: str, now: datetime, settled: dict[st
 _CLAIM_ANY = _claim(actions=False)
 # The jobs of a batch still this worker's and still to settle, locked after their accounts (the lock order).
 _OWNED_TO_SETTLE = (
-    select(_JOBS.c.id, _JOBS.c.user_id, _JOBS.c.action, _JOBS.c.reserved_credits)
+    select(_JOBS.c.id, _JOBS.c.user_id, _JOBS.c.action, _JOBS.c.reserved_credits, _JOBS.c.attempt_count)
     .where(
         _JOBS.c.id.in_(bindparam("s_ids", expanding=True)),
         _JOBS.c.lease_owner == bindparam("s_owner"),
@@ -199,6 +207,7 @@ _FINISH = (
     .where(
         _JOBS.c.id == bindparam("b_id"),
         _JOBS.c.lease_owner == bindparam("b_owner"),
+        _JOBS.c.attempt_count == bindparam("b_attempt"),
         or_(_JOBS.c.status == RUNNING[0], _JOBS.c.status == RUNNING[1]),
     )
     .values(

@@ -233,6 +233,7 @@ class Worker:
         outcome = queue.Outcome(
             job_id=job.id,
             user_id=job.user_id,
+            attempt=job.attempt_count,
             result=result,
             error_code=error_code,
             error_detail=error_detail,
