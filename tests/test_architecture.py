@@ -41,3 +41,29 @@ def test_a_worker_loads_the_job_handlers_without_the_http_or_mcp_faces(tmp_path:
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.strip() == "[]"
+
+
+def test_a_worker_starts_without_the_client_or_the_adapters_it_has_not_used(tmp_path: Path) -> None:
+    """`leadwire worker` names its provider adapters at start and builds each at first use, and the
+    command line loads the client's commands only when one runs: a worker that has run no job has not
+    imported the SDK's HTTP client, the reasoner's numerics or the trade store's engine (a third of
+    its start-up, issue 16). Reading an adapter builds it."""
+    probe = (
+        "import sys\n"
+        "import leadwire.cli\n"
+        "from leadwire.admin_cli import install_capabilities\n"
+        "from leadwire.config import Settings\n"
+        "from leadwire.providers.registry import build_providers\n"
+        f"settings = Settings(data_dir={str(tmp_path)!r})\n"
+        "install_capabilities(settings)\n"
+        "services = build_providers(settings)\n"
+        "assert sorted(services) == ['contacts', 'prospects', 'reasoner', 'search', 'trade']\n"
+        "print(sorted(m for m in ('httpx', 'numpy', 'duckdb') if m in sys.modules))\n"
+        "services['reasoner']\n"
+        "print(sorted(m for m in ('httpx', 'numpy', 'duckdb') if m in sys.modules), len(services.built()))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split("\n")[:2] == ["[]", "['numpy'] 1"]

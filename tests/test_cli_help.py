@@ -20,10 +20,12 @@ WIDE = {"COLUMNS": "250", "TERMINAL_WIDTH": "250"}  # one line per option: value
 
 
 def commands(command: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
-    """Every command of the tree, groups included, with its path under `leadwire`."""
+    """Every command of the tree, groups included, with its path under `leadwire` (through the group's
+    own listing: the client's commands are loaded when asked for)."""
     found = [(path, command)]
-    for name, sub in getattr(command, "commands", {}).items():
-        found += commands(sub, (*path, name))
+    if hasattr(command, "list_commands"):
+        for name in command.list_commands(None):
+            found += commands(command.get_command(None, name), (*path, name))
     return found
 
 

@@ -37,5 +37,5 @@ def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:
 
 
 def install_services(runtime: Runtime) -> None:
-    """The provider adapters job handlers reach through `ctx.service(name)`."""
-    runtime.services.update(build_providers(runtime.settings))
+    """The provider adapters job handlers reach through `ctx.service(name)`, each built at first use."""
+    runtime.services.adopt(build_providers(runtime.settings))

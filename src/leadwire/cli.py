@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import signal
@@ -15,21 +16,47 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
 
 from leadwire.admin_cli import admin_app, install_capabilities
 from leadwire.admin_cli import emit as _emit
 from leadwire.admin_cli import fail as _fail
-from leadwire.client.cli import outreach_app
-from leadwire.client.customs_cli import customs_app
-from leadwire.client.websets_cli import websets_app
 from leadwire.config import Settings, load_settings
 from leadwire.sandbox import cli as sandbox_cli
 
 if TYPE_CHECKING:
     from leadwire.sandbox.background import WorldBuild
 
+# The client's commands (outreach, customs, websets) bring the SDK and httpx: they are imported when
+# one of them runs (or help lists them), so `leadwire worker` and `leadwire api` start without them.
+_CLIENT_COMMANDS = {
+    "outreach": ("leadwire.client.cli", "outreach_app"),
+    "customs": ("leadwire.client.customs_cli", "customs_app"),
+    "websets": ("leadwire.client.websets_cli", "websets_app"),
+}
+
+
+class _Commands(TyperGroup):
+    # Typer vendors click (`typer._click`): the context and command types stay unnamed here.
+    def list_commands(self, ctx: Any) -> list[str]:
+        listed = super().list_commands(ctx)
+        return [*listed, *(name for name in _CLIENT_COMMANDS if name not in listed)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in _CLIENT_COMMANDS and cmd_name not in self.commands:
+            module, attribute = _CLIENT_COMMANDS[cmd_name]
+            command = typer.main.get_group(getattr(importlib.import_module(module), attribute))
+            command.name = cmd_name
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="Leadwire: outreach, discovery and trade data API."
+    cls=_Commands,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Leadwire: outreach, discovery and trade data API.",
 )
 app.add_typer(admin_app, name="admin")
 
@@ -39,9 +66,6 @@ app.add_typer(
     name="ingest",
     help="Ingest your own companies, people, documents, posts or customs shipments.",
 )
-app.add_typer(outreach_app, name="outreach")
-app.add_typer(customs_app, name="customs")
-app.add_typer(websets_app, name="websets")
 
 
 class OutboxChannel(StrEnum):  # an Enum, not a Literal: Typer takes lists of Enums only

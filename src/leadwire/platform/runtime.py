@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
@@ -19,6 +19,7 @@ from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.key_cache import KeyCache
 from leadwire.platform.notify import KEY_CHANNEL
 from leadwire.platform.ratelimit import RateLimiter
+from leadwire.platform.services import Services
 
 if TYPE_CHECKING:
     from leadwire.platform.notify import Notifier
@@ -32,7 +33,7 @@ class Runtime:
     rate_limiter: RateLimiter
     notifier: Notifier
     draining: bool = False
-    services: dict[str, Any] = field(default_factory=dict)
+    services: Services = field(default_factory=Services)
     key_cache: KeyCache = field(init=False)
     # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
     # (`make_engine(readonly=True)`): autocommit, so a read is one call; it never waits for or holds
@@ -76,7 +77,7 @@ class Runtime:
         return self.engine.dialect.name == "sqlite"
 
     async def close(self) -> None:
-        for service in self.services.values():
+        for service in self.services.built():
             # Adapters holding connections (a database pool, a file) release them with the process.
             closer = getattr(service, "close", None)
             if closer is not None and asyncio.iscoroutinefunction(closer):

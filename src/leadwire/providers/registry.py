@@ -2,36 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from leadwire.config import Settings
+from leadwire.platform.services import Factory, Services
 
 
-def build_providers(settings: Settings) -> dict[str, Any]:
-    search = _search(settings)
-    return {
-        "search": search,
-        "contacts": _contacts(settings),
-        "trade": _trade(settings),
-        "prospects": _prospects(settings, search),
-        "reasoner": _reasoner(settings),
-    }
+def build_providers(settings: Settings) -> Services:
+    """The adapters the settings choose, checked now and each built at its first use."""
+    services = Services()
+    services.defer("search", _search(settings))
+    services.defer("contacts", _contacts(settings))
+    services.defer("trade", _trade(settings))
+    services.defer("prospects", _prospects(settings, lambda: services["search"]))
+    services.defer("reasoner", _reasoner(settings))
+    return services
 
 
-def _prospects(settings: Settings, search: Any) -> Any:
+def _prospects(settings: Settings, search: Factory) -> Factory:
     """The sandbox world's companies, or companies read out of the configured public-web search."""
-    if settings.search_provider == "sandbox":
+
+    def sandbox() -> Any:
         from leadwire.providers.sandbox_prospects import SandboxProspectSource
 
         return SandboxProspectSource(settings.resolved_world_dir)
-    from leadwire.providers.prospects import SearchProspectSource
 
-    return SearchProspectSource(search)
+    def from_search() -> Any:
+        from leadwire.providers.prospects import SearchProspectSource
+
+        return SearchProspectSource(search())
+
+    return sandbox if settings.search_provider == "sandbox" else from_search
 
 
-def _reasoner(settings: Settings) -> Any:
-    from leadwire.providers.rules_reasoner import RulesReasoner
+def _reasoner(settings: Settings) -> Factory:
+    def rules() -> Any:
+        from leadwire.providers.rules_reasoner import RulesReasoner
+
+        return RulesReasoner()
 
     def openai() -> Any:
         from leadwire.providers.openai_reasoner import OpenAIReasoner
@@ -43,15 +51,15 @@ def _reasoner(settings: Settings) -> Any:
             settings.llm_model,
             timeout_seconds=settings.llm_timeout_seconds,
         )
-        return FallbackReasoner(model, RulesReasoner())
+        return FallbackReasoner(model, rules())
 
-    return _choose("LEADWIRE_REASONER", settings.reasoner, {"rules": RulesReasoner, "openai": openai})
+    return _choose("LEADWIRE_REASONER", settings.reasoner, {"rules": rules, "openai": openai})
 
 
-def _choose(variable: str, choice: str, adapters: dict[str, Callable[[], Any]]) -> Any:
+def _choose(variable: str, choice: str, adapters: dict[str, Factory]) -> Factory:
     if choice not in adapters:
         raise ValueError(f"unknown {variable} {choice!r}")
-    return adapters[choice]()
+    return adapters[choice]
 
 
 def _required(value: str | None, variable: str, because: str) -> str:
@@ -60,11 +68,13 @@ def _required(value: str | None, variable: str, because: str) -> str:
     return value
 
 
-def _search(settings: Settings) -> Any:
+def _search(settings: Settings) -> Factory:
+    if settings.search_provider == "exa":
+        key = _required(settings.exa_api_key, "LEADWIRE_EXA_API_KEY", "LEADWIRE_SEARCH_PROVIDER=exa")
+
     def exa() -> Any:
         from leadwire.providers.exa import ExaSearchProvider
 
-        key = _required(settings.exa_api_key, "LEADWIRE_EXA_API_KEY", "LEADWIRE_SEARCH_PROVIDER=exa")
         return ExaSearchProvider(key, settings.exa_base_url)
 
     def sandbox() -> Any:
@@ -75,13 +85,15 @@ def _search(settings: Settings) -> Any:
     return _choose("LEADWIRE_SEARCH_PROVIDER", settings.search_provider, {"exa": exa, "sandbox": sandbox})
 
 
-def _contacts(settings: Settings) -> Any:
-    def hunter() -> Any:
-        from leadwire.providers.hunter import HunterContactsProvider
-
+def _contacts(settings: Settings) -> Factory:
+    if settings.contacts_provider == "hunter":
         key = _required(
             settings.hunter_api_key, "LEADWIRE_HUNTER_API_KEY", "LEADWIRE_CONTACTS_PROVIDER=hunter"
         )
+
+    def hunter() -> Any:
+        from leadwire.providers.hunter import HunterContactsProvider
+
         return HunterContactsProvider(key, settings.hunter_base_url)
 
     def sandbox() -> Any:
@@ -94,7 +106,14 @@ def _contacts(settings: Settings) -> Any:
     )
 
 
-def _trade(settings: Settings) -> Any:
+def _trade(settings: Settings) -> Factory:
+    if settings.trade_store == "postgres":
+        dsn = _required(
+            settings.resolved_trade_database_url,
+            "LEADWIRE_TRADE_DATABASE_URL (or a PostgreSQL LEADWIRE_DATABASE_URL)",
+            "LEADWIRE_TRADE_STORE=postgres",
+        )
+
     def duckdb() -> Any:
         from leadwire.providers.trade_duckdb import DuckDBTradeStore
         from leadwire.providers.trade_schema import DUCKDB_FILE
@@ -108,11 +127,6 @@ def _trade(settings: Settings) -> Any:
     def postgres() -> Any:
         from leadwire.providers.trade_postgres import PostgresTradeStore
 
-        dsn = _required(
-            settings.resolved_trade_database_url,
-            "LEADWIRE_TRADE_DATABASE_URL (or a PostgreSQL LEADWIRE_DATABASE_URL)",
-            "LEADWIRE_TRADE_STORE=postgres",
-        )
         return PostgresTradeStore(
             dsn,
             timeout_seconds=settings.db_statement_timeout_seconds * 6,

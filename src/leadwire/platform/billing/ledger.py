@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import NamedTuple, cast
 
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -54,8 +54,16 @@ def _view(granted: int, charged: int, reserved: int, updated_at: datetime) -> Ba
     )
 
 
-async def _locked_balance(session: AsyncSession, user_id: str) -> Any:
-    """The account's balance row (granted, charged, reserved), locked; created empty when missing."""
+class LockedBalance(NamedTuple):
+    """An account's balance row as locked by the current transaction."""
+
+    granted: int
+    charged: int
+    reserved: int
+
+
+async def _locked_balance(session: AsyncSession, user_id: str) -> LockedBalance:
+    """The account's balance row, locked; created empty when missing."""
     locked = select(_BALANCES.c.granted, _BALANCES.c.charged, _BALANCES.c.reserved).where(
         _BALANCES.c.user_id == user_id
     )
@@ -68,7 +76,7 @@ async def _locked_balance(session: AsyncSession, user_id: str) -> Any:
             .on_conflict_do_nothing()
         )
         row = (await session.execute(locked.with_for_update())).one()
-    return row
+    return LockedBalance(*row)
 
 
 async def _append(session: AsyncSession, entries: Iterable[tuple[str, str, int, str | None]]) -> None:
@@ -98,7 +106,7 @@ async def _change_balance(
     )
 
 
-async def lock_account(session: AsyncSession, user_id: str) -> Any:
+async def lock_account(session: AsyncSession, user_id: str) -> LockedBalance:
     """Serialise job creation per account (concurrency check + reservation) on the balance row; the
     locked row (granted, charged, reserved), for a `reserve_all` in the same transaction."""
     return await _locked_balance(session, user_id)
@@ -141,7 +149,7 @@ async def reserve(session: AsyncSession, user_id: str, job_id: str, amount: int)
 
 
 async def reserve_all(
-    session: AsyncSession, user_id: str, holds: list[tuple[str, int]], *, locked: Any = None
+    session: AsyncSession, user_id: str, holds: list[tuple[str, int]], *, locked: LockedBalance | None = None
 ) -> None:
     """Hold credits for several jobs (job id, amount), all or none: 402 `insufficient_credits` naming
     what the whole request needs and what is available when the account cannot cover them all.

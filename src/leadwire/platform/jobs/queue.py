@@ -159,12 +159,8 @@ async def _settle_outcomes(session: AsyncSession, owner: str, billed: list[Outco
 
 
 def _charge(job: Any, outcomes: dict[str, Outcome]) -> int:
-    """What the job's outcome's units cost: nothing for a failure or an action no longer registered."""
     outcome = outcomes[job.id]
-    spec = registry.find(job.action)
-    if spec is None or outcome.error_code is not None:
-        return 0
-    return spec.price.credits(outcome.units)
+    return registry.charge(job.action, outcome.units, succeeded=outcome.error_code is None)
 
 
 def _finish_params(outcome: Outcome, owner: str, now: datetime, settled: dict[str, int]) -> dict[str, Any]:

@@ -62,6 +62,12 @@ class ActionRegistry:
     def find(self, action: str) -> ActionSpec | None:
         return self._specs.get(action)
 
+    def charge(self, action: str, units: Units, *, succeeded: bool) -> int:
+        """What a finished job costs: its units at its action's price, all kinds summed and rounded up
+        once; nothing for a failure or an action no longer registered."""
+        spec = self._specs.get(action)
+        return spec.price.credits(units) if spec is not None and succeeded else 0
+
     def actions(self) -> list[str]:
         return sorted(self._specs)
 

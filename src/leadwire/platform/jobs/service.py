@@ -281,8 +281,7 @@ async def settle_billing(session: AsyncSession, job: Job, *, units: Units) -> No
     if job.billing_status not in ("pending",):
         job.pending_units = 0.0
         return
-    spec = registry.find(job.action)
-    charge = spec.price.credits(units) if spec is not None and job.status == "succeeded" else 0
+    charge = registry.charge(job.action, units, succeeded=job.status == "succeeded")
     job.charged_credits = await ledger.settle(
         session, job.user_id, job.id, reserved=job.reserved_credits, charge=charge
     )
