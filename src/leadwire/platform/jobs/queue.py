@@ -316,8 +316,9 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
     return rescued
 
 
-async def release(session: AsyncSession, *, owner: str, job_ids: list[str]) -> None:
-    """Hand jobs this worker could not finish back to the queue (graceful shutdown)."""
+async def release(session: AsyncSession, *, owner: str, job_ids: list[str], started: bool = True) -> None:
+    """Hand jobs this worker could not finish back to the queue (graceful shutdown). A job claimed but
+    never started (`started=False`) gets its claim's attempt back: restarts do not use up its attempts."""
     if not job_ids:
         return
     await session.execute(
@@ -329,6 +330,7 @@ async def release(session: AsyncSession, *, owner: str, job_ids: list[str]) -> N
             lease_owner=None,
             lease_expires_at=None,
             updated_at=utcnow(),
+            **({} if started else {"attempt_count": Job.attempt_count - 1}),
         )
         .execution_options(synchronize_session=False)
     )

@@ -128,7 +128,9 @@ class Worker:
             # Shutdown began while this claim ran, after `shutdown` looked for jobs to wait for or
             # release: hand these straight back rather than leave them to the lease's expiry.
             async with transaction(self.runtime.sessionmaker) as session:
-                await queue.release(session, owner=self.owner, job_ids=[job.id for job in jobs])
+                await queue.release(
+                    session, owner=self.owner, job_ids=[job.id for job in jobs], started=False
+                )
             return 0
         for job in jobs:
             self._running[job.id] = asyncio.create_task(self._execute(job), name=f"job-{job.id}")
