@@ -20,6 +20,15 @@ def test_import_contracts_hold() -> None:
     assert "0 broken" in result.stdout
 
 
+def _fresh_interpreter(probe: str) -> str:
+    """What `probe` prints in a new interpreter (its imports are the process's own)."""
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
 def test_a_worker_loads_the_job_handlers_without_the_http_or_mcp_faces(tmp_path: Path) -> None:
     """A worker's start-up is part of every deploy and scale-out: it installs the capabilities (their
     job handlers and what those need) without importing FastAPI, the routes or the MCP SDK, which
@@ -36,11 +45,7 @@ def test_a_worker_loads_the_job_handlers_without_the_http_or_mcp_faces(tmp_path:
         ")\n"
         "print(faces)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.strip() == "[]"
+    assert _fresh_interpreter(probe).strip() == "[]"
 
 
 def test_a_worker_starts_without_the_client_or_the_adapters_it_has_not_used(tmp_path: Path) -> None:
@@ -62,8 +67,4 @@ def test_a_worker_starts_without_the_client_or_the_adapters_it_has_not_used(tmp_
         "services['reasoner']\n"
         "print(sorted(m for m in ('httpx', 'numpy', 'duckdb') if m in sys.modules), len(services.built()))\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120, check=False
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.split("\n")[:2] == ["[]", "['numpy'] 1"]
+    assert _fresh_interpreter(probe).split("\n")[:2] == ["[]", "['numpy'] 1"]
