@@ -149,3 +149,49 @@ async def test_redis_counts_both_limits_in_one_script_and_spares_the_account_whe
     finally:
         await counters.client.delete(RedisCounters.PREFIX + key, RedisCounters.PREFIX + account)
         await counters.close()
+
+
+async def test_redis_counts_of_one_loop_turn_share_a_round_trip_and_each_gets_its_own_count(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Requests counted together go as one pipeline; each still sees its own place in the count, and
+    a Redis that lost the script (restarted, flushed) gets it loaded again."""
+    import asyncio
+
+    counters = RedisCounters(redis_url, timeout=2.0)
+    key, account = f"rl:test:key:{uuid.uuid4().hex}:60:1", f"rl:test:user:{uuid.uuid4().hex}:60:1"
+    pipelines = 0
+    pipeline = counters.client.pipeline
+
+    def counting_pipeline(*args: object, **kwargs: object) -> object:
+        nonlocal pipelines
+        pipelines += 1
+        return pipeline(*args, **kwargs)
+
+    monkeypatch.setattr(counters.client, "pipeline", counting_pipeline)
+    try:
+        await counters.client.script_flush()
+        counts = await asyncio.gather(*(counters.count(key, account, 61, per_key=15) for _ in range(20)))
+        # One batch, sent twice: once to learn the script was missing, once after loading it.
+        assert pipelines == 2
+        assert sorted(k for k, _ in counts) == list(range(1, 21))
+        # Past the key's limit (15) the account's count stops: it ends at 15 whatever the order.
+        assert max(a for _, a in counts) == 15
+        assert await counters.count(key, account, 61, per_key=15) == (21, 15)
+        assert pipelines == 3
+    finally:
+        await counters.client.delete(RedisCounters.PREFIX + key, RedisCounters.PREFIX + account)
+        await counters.close()
+
+
+async def test_a_redis_that_fails_fails_each_waiting_count() -> None:
+    import asyncio
+
+    counters = RedisCounters("redis://127.0.0.1:1/0", timeout=0.5)  # nothing listens there
+    try:
+        results = await asyncio.gather(
+            *(counters.count("rl:k", "rl:a", 61, per_key=5) for _ in range(3)), return_exceptions=True
+        )
+        assert len(results) == 3 and all(isinstance(r, Exception) for r in results)
+    finally:
+        await counters.close()
