@@ -10,10 +10,13 @@
     Baseline: the same bare app. Ratio: Leadwire ÷ baseline. Target: Leadwire <= 150 MB.
 (c) `--cold` (slow, not run by `bench/run.py`): `git clone` of the repository's committed state into a
     temporary directory, then `make serve` (venv, pip install, migrate, demo account, sandbox world of
-    size `small`) until `/readyz` is 200; the pip install part (until `make` touches
-    `.venv/.installed`) is printed separately. No baseline.
+    size `--cold-size`, `default` unless told) until `/readyz` is 200; the pip install part (until
+    `make` touches `.venv/.installed`) is printed separately. Then, as the server serves, until
+    `/readyz` says the world is ready (world and search index built in their own process; issue 14
+    target: <= 120 s after the install), and the server's idle RSS 3 s after that (target <= 200 MB).
+    No baseline.
 
-    .venv/bin/python bench/serve_startup.py [--runs 5] [--cold]
+    .venv/bin/python bench/serve_startup.py [--runs 5] [--cold] [--cold-size default]
 """
 
 from __future__ import annotations
@@ -132,8 +135,33 @@ def warm(runs: int) -> None:
     )
 
 
-def cold(timeout: float) -> None:
-    """`git clone` + `make serve` until /readyz 200, with the pip install part timed separately."""
+def _server_pid(session: int) -> int | None:
+    """The `leadwire serve` process of the session `make serve` leads (its Python, not make or sh)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # state ppid pgrp session ...
+            cmdline = (stat.parent / "cmdline").read_bytes().split(b"\0")
+            if int(fields[3]) == session and b"serve" in cmdline and b"make" not in cmdline[0]:
+                return int(stat.parent.name)
+    return None
+
+
+def _world_ready(client: httpx.Client, port: int, started: float, timeout: float) -> float:
+    """Seconds from `started` until /readyz says the sandbox world is ready."""
+    while time.monotonic() - started < timeout:
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            checks = client.get(f"http://127.0.0.1:{port}/readyz").json().get("checks", {})
+            if checks.get("world", "ready") == "ready":
+                return time.monotonic() - started
+            if checks.get("world") == "failed":
+                raise RuntimeError("the sandbox world build failed")
+        time.sleep(0.5)
+    raise RuntimeError(f"the sandbox world was not ready after {timeout}s")
+
+
+def cold(timeout: float, size: str) -> None:
+    """`git clone` + `make serve` until /readyz 200, with the pip install part timed separately; then
+    until the world is ready, and the server's idle RSS after it."""
     with tempfile.TemporaryDirectory(prefix="leadwire-bench-cold-") as tmp_name:
         clone = Path(tmp_name) / "leadwire"
         subprocess.run(["git", "clone", "--quiet", str(bs.REPO), str(clone)], check=True)
@@ -144,7 +172,7 @@ def cold(timeout: float) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LEADWIRE_", "VIRTUAL_ENV"))}
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # a fresh machine writes bytecode as usual
         env.pop("PYTHONPATH", None)
-        env.update(LEADWIRE_PORT=str(port), LEADWIRE_SANDBOX_SIZE="small")
+        env.update(LEADWIRE_PORT=str(port), LEADWIRE_SANDBOX_SIZE=size)
         stamp = clone / ".venv" / ".installed"
         log = Path(tmp_name) / "make-serve.log"
         with log.open("wb") as out:
@@ -160,6 +188,8 @@ def cold(timeout: float) -> None:
             )
         installed: float | None = None
         ready: float | None = None
+        world_ready: float | None = None
+        idle_rss: float | None = None
         try:
             with httpx.Client(timeout=2.0) as client:
                 while time.monotonic() - started < timeout:
@@ -172,6 +202,11 @@ def cold(timeout: float) -> None:
                             ready = time.monotonic() - started
                             break
                     time.sleep(0.1)
+                if ready is not None:
+                    world_ready = _world_ready(client, port, started, timeout)
+                    time.sleep(IDLE_SECONDS)
+                    server = _server_pid(make.pid)
+                    idle_rss = bs.vm_rss_mb(server) if server is not None else None
         finally:
             if make.poll() is None:
                 os.killpg(make.pid, signal.SIGTERM)  # make and the server it started (their own group)
@@ -182,11 +217,28 @@ def cold(timeout: float) -> None:
                     make.wait()
         if ready is None:
             raise RuntimeError(f"make serve not ready after {timeout}s:\n{log.read_text()[-3000:]}")
-    bs.note(f"cold start of commit {commit}: git clone + make serve, LEADWIRE_SANDBOX_SIZE=small")
+    bs.note(f"cold start of commit {commit}: git clone + make serve, LEADWIRE_SANDBOX_SIZE={size}")
     bs.emit("cold_make_serve_to_ready", ready, "s", note="no baseline")
     if installed is not None:
         bs.emit("cold_make_serve_pip_install", installed, "s", note="venv + pip install part")
-        bs.emit("cold_make_serve_after_install", ready - installed, "s", note="migrate, demo, world, serve")
+        bs.emit("cold_make_serve_after_install", ready - installed, "s", note="migrate, demo, serve")
+        if world_ready is not None:
+            after = world_ready - installed
+            bs.emit(
+                "cold_world_ready_after_install",
+                after,
+                "s",
+                note="world + search index, built while serving; "
+                f"target <= 120 s: {bs.verdict(after <= 120)}",
+            )
+    if idle_rss is not None:
+        bs.emit(
+            "cold_idle_rss_after_world_build",
+            idle_rss,
+            "MB",
+            note=f"the server {IDLE_SECONDS} s after the world was ready; target <= 200 MB: "
+            f"{bs.verdict(idle_rss <= 200)}",
+        )
 
 
 def main() -> None:
@@ -195,11 +247,12 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="also time git clone + make serve (slow)")
     parser.add_argument("--cold-only", action="store_true", help="only the --cold measurement")
     parser.add_argument("--cold-timeout", type=float, default=1800.0)
+    parser.add_argument("--cold-size", default="default", help="the sandbox world's size (small, default)")
     args = parser.parse_args()
     if not args.cold_only:
         warm(args.runs)
     if args.cold or args.cold_only:
-        cold(args.cold_timeout)
+        cold(args.cold_timeout, args.cold_size)
 
 
 if __name__ == "__main__":
