@@ -99,10 +99,10 @@ return {key_used, account_used}
 class RedisCounters:
     """The counters in Redis, under `leadwire:`; both of a request in one script, sent by its digest.
 
-    Requests counted in the same turn of the event loop share one round trip: the first schedules a
-    flush, the others join its batch, and the batch goes as one pipeline of scripts (no transaction:
-    each script is atomic by itself). Under load that is one send, one receive and one connection
-    checkout for many requests instead of one each; a lone request waits one loop turn."""
+    Requests share round trips: counts wait in a batch while a pipeline is out, and the batch goes as
+    one pipeline of scripts (no transaction: each script is atomic by itself) when it is back, or at
+    the end of the loop turn when none is out. Under load that is one send, one receive and one
+    connection checkout for many requests instead of one each; a lone request waits one loop turn."""
 
     PREFIX = "leadwire:"
 
@@ -122,16 +122,22 @@ class RedisCounters:
         account's count is then read for the headers only). A new counter lives `expiry` seconds."""
         loop = asyncio.get_running_loop()
         counted: asyncio.Future[tuple[int, int]] = loop.create_future()
-        if not self._batch:
+        if not self._batch and not self._sending:
             loop.call_soon(self._flush)
         self._batch.append(([self.PREFIX + key, self.PREFIX + account], [expiry, per_key], counted))
         return await counted
 
     def _flush(self) -> None:
+        if not self._batch:
+            return
         batch, self._batch = self._batch, []
         task = asyncio.get_running_loop().create_task(self._send(batch))
         self._sending.add(task)  # held until done: the loop keeps only a weak reference
-        task.add_done_callback(self._sending.discard)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        self._flush()  # what came in while it was out
 
     async def _send(self, batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]]) -> None:
         try:
