@@ -38,4 +38,4 @@ def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:
 
 def install_services(runtime: Runtime) -> None:
     """The provider adapters job handlers reach through `ctx.service(name)`, each built at first use."""
-    runtime.services.adopt(build_providers(runtime.settings))
+    build_providers(runtime.settings, runtime.services)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,12 +57,16 @@ def test_setting_replaces_a_deferred_adapter_and_deleting_forgets_either() -> No
         services["nothing"]
 
 
-def test_adopting_keeps_deferred_adapters_deferred() -> None:
-    source, target = Services(), Services()
-    factory = _Counting()
-    source.defer("search", factory)
-    source["reasoner"] = "built"
-    target.adopt(source)
-    assert sorted(target) == ["reasoner", "search"] and factory.calls == 0
-    assert target.built() == ["built"]
-    assert target["search"] == {"built": 1}
+def test_the_prospect_source_reads_the_search_adapter_of_the_services_it_is_built_into(
+    tmp_path: Path,
+) -> None:
+    """One search adapter per process: the prospects read it from the same services, built once."""
+    from leadwire.config import Settings
+    from leadwire.providers.registry import build_providers
+
+    settings = Settings(data_dir=tmp_path, search_provider="exa", exa_api_key="test-key")
+    services = Services()
+    build_providers(settings, services)
+    assert services["prospects"]._search is services["search"]
+    with pytest.raises(ValueError, match="LEADWIRE_EXA_API_KEY"):  # checked at start, not at first use
+        build_providers(Settings(data_dir=tmp_path, search_provider="exa"))

@@ -25,13 +25,6 @@ class Services(MutableMapping[str, Any]):
         self._built.pop(name, None)
         self._deferred[name] = factory
 
-    def adopt(self, other: Services) -> None:
-        """Take `other`'s entries as they are: built ones built, deferred ones still deferred."""
-        for name, factory in other._deferred.items():
-            self.defer(name, factory)
-        for name, value in other._built.items():
-            self[name] = value
-
     def built(self) -> list[Any]:
         """The adapters built so far (what there is to close)."""
         return list(self._built.values())

@@ -8,9 +8,10 @@ from leadwire.config import Settings
 from leadwire.platform.services import Factory, Services
 
 
-def build_providers(settings: Settings) -> Services:
-    """The adapters the settings choose, checked now and each built at its first use."""
-    services = Services()
+def build_providers(settings: Settings, services: Services | None = None) -> Services:
+    """The adapters the settings choose, checked now and each built at its first use, into `services`
+    (a new one by default): the prospect source reads the search adapter from there, so both use one."""
+    services = Services() if services is None else services
     services.defer("search", _search(settings))
     services.defer("contacts", _contacts(settings))
     services.defer("trade", _trade(settings))
