@@ -39,7 +39,8 @@ capabilities.enabled(("tests.support.echo",))
 REQUIRE_SERVICES = os.environ.get("LEADWIRE_TEST_REQUIRE_SERVICES") == "1"
 # Two test processes, PostgreSQL and the suite's subprocesses share two cores: opening a PostgreSQL
 # session has taken past the 5 s production default there (CI: a connect timeout turned into a 503
-# in an unrelated test). Tests that are about timeouts set their own; subprocesses inherit this.
+# in an unrelated test). Tests that are about timeouts set their own; the servers tests start
+# (tests/support/processes.py) are given it too.
 os.environ.setdefault("LEADWIRE_DB_CONNECT_TIMEOUT_SECONDS", "30")
 PG_ADMIN_DSN = os.environ.get("LEADWIRE_TEST_PG_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("LEADWIRE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -195,3 +195,30 @@ async def test_a_redis_that_fails_fails_each_waiting_count() -> None:
         assert len(results) == 3 and all(isinstance(r, Exception) for r in results)
     finally:
         await counters.close()
+
+
+async def test_a_count_whose_caller_gave_up_is_not_sent_and_no_caller_waits_forever(redis_url: str) -> None:
+    """A caller that timed out was counted per process instead: its count must not reach Redis too.
+    A send that is cancelled (shutdown) fails the counts it carried, and a closed store fails new ones."""
+    import asyncio
+
+    counters = RedisCounters(redis_url, timeout=2.0)
+    key, account = f"rl:test:key:{uuid.uuid4().hex}:60:1", f"rl:test:user:{uuid.uuid4().hex}:60:1"
+    try:
+        gave_up = asyncio.ensure_future(counters.count(key, account, 61, per_key=100))
+        await asyncio.sleep(0)  # queued in the batch, not sent yet
+        gave_up.cancel()
+        assert await counters.count(key, account, 61, per_key=100) == (1, 1)
+
+        waiting = asyncio.ensure_future(counters.count(key, account, 61, per_key=100))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the flush ran: the send is out
+        for task in list(counters._sending):
+            task.cancel()
+        with pytest.raises(ConnectionError):
+            await asyncio.wait_for(waiting, 2.0)
+    finally:
+        await counters.client.delete(RedisCounters.PREFIX + key, RedisCounters.PREFIX + account)
+        await counters.close()
+    with pytest.raises(ConnectionError):
+        await asyncio.wait_for(counters.count(key, account, 61, per_key=100), 2.0)

@@ -35,6 +35,8 @@ def process_env(data_dir: Path, database_url: str | None = None, **extra: str) -
     )
     if database_url:
         env["LEADWIRE_DATABASE_URL"] = database_url
+    if "LEADWIRE_DB_CONNECT_TIMEOUT_SECONDS" in os.environ:  # the loaded test host's (tests/conftest.py)
+        env["LEADWIRE_DB_CONNECT_TIMEOUT_SECONDS"] = os.environ["LEADWIRE_DB_CONNECT_TIMEOUT_SECONDS"]
     env.update(extra)
     return env
 

@@ -39,8 +39,10 @@ def _random_80_bits() -> int:
 
 
 def _forget_pool() -> None:
-    global _pool, _taken
-    _pool, _taken = b"", 0
+    # A fork while another thread held the lock (it is held across `os.urandom`) would leave the
+    # child's copy locked forever: the child gets a new one.
+    global _pool, _taken, _pool_lock
+    _pool, _taken, _pool_lock = b"", 0, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_pool)

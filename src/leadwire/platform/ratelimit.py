@@ -115,6 +115,8 @@ class RedisCounters:
         self._no_script: type[Exception] = NoScriptError
         self._batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]] = []
         self._sending: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.timeout = timeout
 
     async def count(self, key: str, account: str, expiry: int, per_key: int) -> tuple[int, int]:
         """Both counters of a request after it: the key's, incremented, and the account's, incremented
@@ -128,24 +130,33 @@ class RedisCounters:
         return await counted
 
     def _flush(self) -> None:
-        if not self._batch:
+        # A caller that stopped waiting (its timeout: it was counted per process instead) is not sent.
+        batch = [entry for entry in self._batch if not entry[2].done()]
+        self._batch = []
+        if not batch:
             return
-        batch, self._batch = self._batch, []
+        if self._closed:
+            _fail(batch, ConnectionError("the rate limit store is closed"))
+            return
         task = asyncio.get_running_loop().create_task(self._send(batch))
         self._sending.add(task)  # held until done: the loop keeps only a weak reference
-        task.add_done_callback(self._sent)
+        task.add_done_callback(functools.partial(self._sent, batch))
 
-    def _sent(self, task: asyncio.Task[None]) -> None:
+    def _sent(
+        self,
+        batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]],
+        task: asyncio.Task[None],
+    ) -> None:
         self._sending.discard(task)
+        # A send cancelled (shutdown), even before it started, leaves no caller waiting forever.
+        _fail(batch, ConnectionError("the count was not sent"))
         self._flush()  # what came in while it was out
 
     async def _send(self, batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]]) -> None:
         try:
             replies = await self._run(batch)
         except Exception as exc:
-            for _keys, _args, counted in batch:
-                if not counted.done():  # a caller that timed out has stopped waiting
-                    counted.set_exception(exc)
+            _fail(batch, exc)
             return
         for (_keys, _args, counted), (key_used, account_used) in zip(batch, replies, strict=True):
             if not counted.done():
@@ -170,7 +181,18 @@ class RedisCounters:
         return bool(await self.client.ping())
 
     async def close(self) -> None:
+        """Fail the counts still waiting, let a pipeline that is out finish, then close the client."""
+        self._closed = True
+        self._flush()
+        if self._sending:
+            await asyncio.wait(list(self._sending), timeout=self.timeout)
         await self.client.aclose()
+
+
+def _fail(batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]], exc: Exception) -> None:
+    for _keys, _args, counted in batch:
+        if not counted.done():  # a caller that timed out has stopped waiting
+            counted.set_exception(exc)
 
 
 class RateLimiter:

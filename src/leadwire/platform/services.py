@@ -16,6 +16,9 @@ Factory = Callable[[], Any]
 
 
 class Services(MutableMapping[str, Any]):
+    """Reading an entry builds it; so do `values()`, `items()` and `pop()`, which read every entry or
+    the one they take. `built()` is what there is without building anything."""
+
     def __init__(self) -> None:
         self._built: dict[str, Any] = {}
         self._deferred: dict[str, Factory] = {}

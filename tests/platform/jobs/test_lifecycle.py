@@ -301,6 +301,7 @@ async def test_a_claim_that_ends_after_shutdown_began_hands_its_jobs_back(
     job = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
     assert job["status"] == "queued"
     assert job["attempt_count"] == 0  # never started: the claim's attempt is given back
+    assert job["started_at"] is None
     async with running_worker(runtime):
         job = await poll_job(client, acct.headers, job_id, until=("succeeded",))
     assert job["billing"]["charged_credits"] == 2 and job["attempt_count"] == 1

@@ -330,7 +330,15 @@ async def release(session: AsyncSession, *, owner: str, job_ids: list[str], star
             lease_owner=None,
             lease_expires_at=None,
             updated_at=utcnow(),
-            **({} if started else {"attempt_count": Job.attempt_count - 1}),
+            # Given back unstarted: its claim's attempt, and the start time its first claim set.
+            **(
+                {}
+                if started
+                else {
+                    "attempt_count": Job.attempt_count - 1,
+                    "started_at": case((Job.attempt_count == 1, None), else_=Job.started_at),
+                }
+            ),
         )
         .execution_options(synchronize_session=False)
     )
