@@ -29,6 +29,7 @@ from tests.support.processes import free_port
 
 SLEEP = select(func.pg_sleep(5).label("slept"))
 SLEEP_BRIEFLY = select(func.pg_sleep(0.2).label("slept"))
+SLEEP_A_SECOND = select(func.pg_sleep(1).label("slept"))
 
 
 async def _jobs_in_every_state(client: httpx.AsyncClient, headers: dict[str, str]) -> list[str]:
@@ -225,3 +226,41 @@ async def test_an_in_memory_sqlite_database_is_read_on_the_engines_own_connectio
     finally:
         await reads.close()
         await engine.dispose()
+
+
+async def test_a_read_that_waits_past_the_pool_timeout_is_transient(tmp_path: Path, pg_database: str) -> None:
+    runtime = await build_runtime(
+        _pg_settings(tmp_path, pg_database, db_poll_pool_size=1, db_pool_timeout_seconds=0.2)
+    )
+    try:
+        reads = runtime.driver_reads
+        holding = asyncio.create_task(reads.first(SLEEP_A_SECOND, {}))
+        await asyncio.sleep(0.2)
+        with pytest.raises(sa_exc.TimeoutError) as raised:
+            await reads.first(_READ_JOB, {"job_id": "job_x"})
+        assert is_transient(raised.value)
+        await holding
+        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None and reads.connections == 1
+    finally:
+        await runtime.close()
+
+
+async def test_a_waiter_that_gives_up_passes_the_connection_on(tmp_path: Path, pg_database: str) -> None:
+    """A connection handed to a read that was cancelled meanwhile goes to the next, not astray."""
+    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
+    try:
+        reads = runtime.driver_reads
+        holding = asyncio.create_task(reads.first(SLEEP_BRIEFLY, {}))
+        await asyncio.sleep(0.05)
+        gives_up = asyncio.create_task(reads.first(_READ_JOB, {"job_id": "job_x"}))
+        waits = asyncio.create_task(reads.first(_READ_JOB, {"job_id": "job_x"}))
+        await asyncio.sleep(0.05)
+        gives_up.cancel()
+        await holding
+        assert await asyncio.wait_for(waits, 5) is None
+        with pytest.raises(asyncio.CancelledError):
+            await gives_up
+        rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(5)))
+        assert rows == [None] * 5 and reads.connections == 1
+    finally:
+        await runtime.close()

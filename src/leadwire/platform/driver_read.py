@@ -5,11 +5,11 @@ its pool's checkout and checkin (two greenlet hops, the fairy and record bookkee
 read than the round trip to the database (issue 13's profiles). `DriverReads.first` runs a statement,
 compiled once, on the driver:
 
-- PostgreSQL: an asyncpg pool of its own (at most `pool_size` connections, opened on demand and closed
-  after a minute idle), with the read engine's session settings (statement timeout, read-only) and
-  JSON decoded as the engine decodes it. Its connections are never reset on release: a one-row SELECT
-  in autocommit leaves no session state, and asyncpg itself rolls back an open transaction and waits
-  out a cancelled statement before a connection is reused.
+- PostgreSQL: asyncpg connections of its own (`_ReadPool`: at most `pool_size`, opened on demand and
+  closed after a minute idle), with the read engine's session settings (statement timeout, read-only)
+  and JSON decoded as the engine decodes it. A connection goes back as it is: a one-row SELECT in
+  autocommit leaves no session state. One whose read broke it or was cancelled mid-statement is closed
+  instead, and a broken one retires every connection opened before it.
 - SQLite: one aiosqlite connection of its own (autocommit: under WAL each read is a snapshot that
   takes no lock) and one `execute_fetchall` on its thread; the columns' own result processors turn
   stored text into dicts and aware datetimes. An in-memory database has no second connection to
@@ -23,9 +23,12 @@ again), so the app answers it as it answers any database error — 503 `task_una
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import inspect
+import time
 from collections import namedtuple
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -76,6 +79,161 @@ class _Compiled:
         )
 
 
+class _ReadPool:
+    """At most `size` asyncpg connections for one-row reads: idle ones on a stack (the most recently used
+    first, so the rest age out), callers beyond `size` waiting in order for one handed over at release.
+
+    asyncpg's own pool checks a connection out and in through a holder, a proxy and, when none is idle,
+    a timeout task: a third of a poll's read time (issue 13). A connection here is trusted back
+    unless its read broke it or was cancelled mid-statement (then it is closed, and a waiter gets a
+    new one); `expire` retires every connection opened before it, as after a server restart."""
+
+    def __init__(self, connect: Callable[[], Awaitable[Any]], size: int, *, wait_seconds: float) -> None:
+        self._connect = connect
+        self.size = size
+        self.wait_seconds = wait_seconds
+        self._idle: list[tuple[Any, int, float]] = []  # (connection, generation, idle since)
+        self._open = 0  # connections open or opening
+        self._generation = 0
+        self._waiters: collections.deque[asyncio.Future[tuple[Any, int]]] = collections.deque()
+        self._closing: set[asyncio.Task[None]] = set()
+        self._sweep: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    @property
+    def open(self) -> int:
+        return self._open
+
+    async def fetchrow(self, sql: str, arguments: list[Any]) -> Any:
+        connection, generation = await self._acquire()
+        try:
+            row = await connection.fetchrow(sql, *arguments)
+        except BaseException as exc:
+            if isinstance(exc, Exception) and not _is_broken(exc):
+                self._release(connection, generation)  # a statement error or timeout: still usable
+            else:
+                self._discard(connection)  # broken, or cancelled mid-statement: its state is unknown
+                if isinstance(exc, Exception):
+                    self.expire()
+            raise
+        self._release(connection, generation)
+        return row
+
+    def expire(self) -> None:
+        """Every connection opened so far is closed instead of reused (the server may have ended them)."""
+        self._generation += 1
+        stale, self._idle = self._idle, []
+        for connection, _generation, _since in stale:
+            self._discard(connection, gracefully=True)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._sweep is not None:
+            self._sweep.cancel()
+        idle, self._idle = self._idle, []
+        for connection, _generation, _since in idle:
+            self._open -= 1
+            with contextlib.suppress(Exception):
+                await connection.close(timeout=2)
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_exception(ConnectionError("the reads are closed"))
+        if self._closing:
+            await asyncio.wait(list(self._closing), timeout=2)
+
+    async def _acquire(self) -> tuple[Any, int]:
+        if self._closed:
+            raise ConnectionError("the reads are closed")
+        while self._idle:
+            connection, generation, _since = self._idle.pop()
+            if generation == self._generation and not connection.is_closed():
+                return connection, generation
+            self._discard(connection, gracefully=True)
+        if self._open < self.size:
+            return await self._opened()
+        waiter: asyncio.Future[tuple[Any, int]] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            async with asyncio.timeout(self.wait_seconds):
+                handed = await waiter
+        except TimeoutError:
+            raise sa_exc.TimeoutError(
+                f"no read connection free within {self.wait_seconds:g} s ({self.size} in use)"
+            ) from None
+        except BaseException:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                # Handed over as this caller gave up: pass the connection, or the slot, on.
+                connection, generation = waiter.result()
+                if connection is None:
+                    self._free_slot()
+                else:
+                    self._release(connection, generation)
+            raise
+        if handed[0] is None:  # a slot came free (a connection closed): open one in it
+            return await self._opened(reserved=True)
+        return handed
+
+    async def _opened(self, *, reserved: bool = False) -> tuple[Any, int]:
+        if not reserved:
+            self._open += 1
+        generation = self._generation
+        try:
+            return await self._connect(), generation
+        except BaseException:
+            self._free_slot()
+            raise
+
+    def _free_slot(self) -> None:
+        """A connection's slot is free: the first waiter takes it, to open a connection of its own."""
+        self._open -= 1
+        if self._hand_over(None, self._generation):
+            self._open += 1
+
+    def _release(self, connection: Any, generation: int) -> None:
+        if self._closed or generation != self._generation or connection.is_closed():
+            self._discard(connection, gracefully=True)
+            return
+        if not self._hand_over(connection, generation):
+            self._idle.append((connection, generation, time.monotonic()))
+            self._sweep_later()
+
+    def _hand_over(self, connection: Any, generation: int) -> bool:
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result((connection, generation))
+                return True
+        return False
+
+    def _discard(self, connection: Any, *, gracefully: bool = False) -> None:
+        """Close a connection and free its slot (a waiter may open a new one). A broken or interrupted
+        one is cut; one that is only stale or idle says goodbye to the server first."""
+        if gracefully and not connection.is_closed():
+            closing = asyncio.get_running_loop().create_task(connection.close(timeout=2))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+        else:
+            connection.terminate()
+        self._free_slot()
+
+    def _close_idle_past(self, seconds: float) -> None:
+        """Connections idle longer than `seconds` are closed (the oldest are at the bottom of the stack)."""
+        cutoff = time.monotonic() - seconds
+        while self._idle and self._idle[0][2] < cutoff:
+            connection, _generation, _since = self._idle.pop(0)
+            self._discard(connection, gracefully=True)
+
+    def _sweep_later(self) -> None:
+        if self._sweep is None and self._idle:
+            self._sweep = asyncio.get_running_loop().call_later(_IDLE_SECONDS, self._swept)
+
+    def _swept(self) -> None:
+        self._sweep = None
+        self._close_idle_past(_IDLE_SECONDS)
+        self._sweep_later()
+
+
 class DriverReads:
     """One-row reads of `engine`'s database on the bare driver (see the module's docstring)."""
 
@@ -118,7 +276,7 @@ class DriverReads:
         """Connections the PostgreSQL pool holds open now (0 before the first read, and on SQLite)."""
         if self._pool is None:
             return 0
-        return int(self._pool.get_size())
+        return self._pool.open
 
     def _compile(self, statement: Select[Any]) -> _Compiled:
         found = self._compiled.get(id(statement))
@@ -131,20 +289,7 @@ class DriverReads:
     async def _first_on_pool(self, sql: str, arguments: list[Any]) -> Any | None:
         pool = self._pool if self._pool is not None else await self._open_pool(sql)
         try:
-            # A connection idle in the pool is handed over at once: only a wait needs a bound (a timeout
-            # is a timer handle set and cancelled per read).
-            timeout = None if pool.get_idle_size() else self.timeouts.pool
-            async with pool.acquire(timeout=timeout) as connection:
-                try:
-                    return await connection.fetchrow(sql, *arguments)
-                except Exception as exc:
-                    if _is_broken(exc):
-                        # As SQLAlchemy does on a disconnect: this connection and every one opened
-                        # before it (a server restart ends them all) are replaced before their next use.
-                        await pool.expire_connections()
-                        if not _released(connection):
-                            connection.terminate()
-                    raise
+            return await pool.fetchrow(sql, arguments)
         except Exception as exc:
             raise _translated(self.engine, sql, exc) from exc
 
@@ -161,18 +306,18 @@ class DriverReads:
             accepted = inspect.signature(asyncpg.connect).parameters
             options = {name: value for name, value in options.items() if name in accepted}
             options.update(postgres_connect_args(self.timeouts, readonly=True))
-            try:
-                self._pool = await asyncpg.create_pool(
-                    *args,
-                    min_size=0,
-                    max_size=self.pool_size,
-                    max_inactive_connection_lifetime=_IDLE_SECONDS,
-                    init=_decode_json,
-                    reset=_leave_as_is,
-                    **options,
-                )
-            except Exception as exc:
-                raise _translated(self.engine, sql, exc) from exc
+            json = _decode_json
+
+            async def connect() -> Any:
+                connection = await asyncpg.connect(*args, **options)
+                try:
+                    await json(connection)
+                except BaseException:
+                    connection.terminate()
+                    raise
+                return connection
+
+            self._pool = _ReadPool(connect, self.pool_size, wait_seconds=self.timeouts.pool)
             return self._pool
 
     async def _first_on_sqlite(self, sql: str, arguments: list[Any]) -> Any | None:
@@ -232,15 +377,6 @@ async def _decode_json(connection: Any) -> None:
 
 def _encode_json(value: Any) -> str:
     return orjson.dumps(value).decode()
-
-
-async def _leave_as_is(_connection: Any) -> None:
-    """No reset query on release (see the module's docstring)."""
-
-
-def _released(connection: Any) -> bool:
-    """Whether asyncpg already took the connection back (it does when the server closed it)."""
-    return connection._con is None  # asyncpg's pool proxy: detached once released
 
 
 def _is_broken(exc: BaseException) -> bool:
