@@ -4,6 +4,8 @@ failures are the failures the app already answers (transient → 503, broken con
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,15 @@ async def test_a_driver_row_reads_as_the_sessions_row(
     assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_missing"}) is None
 
 
+@contextlib.asynccontextmanager
+async def _runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    runtime = await build_runtime(settings)
+    try:
+        yield runtime
+    finally:
+        await runtime.close()
+
+
 def _pg_settings(tmp_path: Path, url: str, **overrides: Any) -> Settings:
     return Settings(
         data_dir=tmp_path,
@@ -93,8 +104,7 @@ async def _end_other_sessions(url: str) -> int:
 
 
 async def test_connections_the_server_ended_are_replaced(tmp_path: Path, pg_database: str) -> None:
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2)) as runtime:
         reads = runtime.driver_reads
         # Two connections in the pool, both about to be ended by the server.
         await asyncio.gather(*(reads.first(SLEEP_BRIEFLY, {}) for _ in range(2)))
@@ -109,43 +119,34 @@ async def test_connections_the_server_ended_are_replaced(tmp_path: Path, pg_data
             assert raised.connection_invalidated and is_transient(raised)
         for _ in range(3):
             assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
-    finally:
-        await runtime.close()
 
 
 async def test_the_pool_never_holds_more_than_its_size(tmp_path: Path, pg_database: str) -> None:
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=2)) as runtime:
         reads = runtime.driver_reads
         assert reads.connections == 0  # opened on demand
         rows = await asyncio.gather(*(reads.first(SLEEP_BRIEFLY, {}) for _ in range(12)))
         assert len(rows) == 12 and reads.connections == 2
-    finally:
-        await runtime.close()
 
 
 async def test_a_statement_past_the_timeout_is_transient_and_its_connection_stays_usable(
     tmp_path: Path, pg_database: str
 ) -> None:
-    runtime = await build_runtime(
+    async with _runtime(
         _pg_settings(tmp_path, pg_database, db_statement_timeout_seconds=0.3, db_poll_pool_size=1)
-    )
-    try:
+    ) as runtime:
         with pytest.raises(sa_exc.DBAPIError) as raised:
             await runtime.driver_reads.first(SLEEP, {})
         assert is_transient(raised.value) and not raised.value.connection_invalidated
         assert isinstance(raised.value.orig, asyncpg.QueryCanceledError)
         assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_x"}) is None
         assert runtime.driver_reads.connections == 1
-    finally:
-        await runtime.close()
 
 
 async def test_a_read_cancelled_mid_statement_leaves_its_connection_answering_the_next_read(
     tmp_path: Path, pg_database: str
 ) -> None:
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
         reads = runtime.driver_reads
         sleeping = asyncio.create_task(reads.first(SLEEP, {}))
         await asyncio.sleep(0.3)
@@ -156,8 +157,6 @@ async def test_a_read_cancelled_mid_statement_leaves_its_connection_answering_th
         # progress" or the sleep's row.
         for _ in range(3):
             assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
-    finally:
-        await runtime.close()
 
 
 async def test_an_unreachable_server_is_transient(tmp_path: Path) -> None:
@@ -175,8 +174,7 @@ async def test_an_unreachable_server_is_transient(tmp_path: Path) -> None:
 async def test_a_connection_ended_mid_read_fails_that_read_as_transient_and_is_replaced(
     tmp_path: Path, pg_database: str
 ) -> None:
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
         reads = runtime.driver_reads
         sleeping = asyncio.create_task(reads.first(SLEEP, {}))
         await asyncio.sleep(0.3)
@@ -185,15 +183,12 @@ async def test_a_connection_ended_mid_read_fails_that_read_as_transient_and_is_r
             await sleeping
         assert raised.value.connection_invalidated and is_transient(raised.value)
         assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
-    finally:
-        await runtime.close()
 
 
 async def test_a_job_poll_recovers_by_itself_after_the_server_ended_its_connections(
     tmp_path: Path, pg_database: str
 ) -> None:
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database)) as runtime:
         account = await AccountFactory(runtime).create(plan="business", credits=10)
         async with asgi_client(create_app(runtime=runtime)) as http:
             job_id = (await create_echo(http, account.headers, {"scheduled_in": 3600})).json()["item"]["id"]
@@ -207,8 +202,6 @@ async def test_a_job_poll_recovers_by_itself_after_the_server_ended_its_connecti
                 assert first.headers["retry-after"] == "5"
             again = await http.get(f"/api/v2/jobs/{job_id}", headers=account.headers)
             assert again.status_code == 200 and again.json()["item"]["status"] == "scheduled"
-    finally:
-        await runtime.close()
 
 
 async def test_an_in_memory_sqlite_database_is_read_on_the_engines_own_connection() -> None:
@@ -229,10 +222,9 @@ async def test_an_in_memory_sqlite_database_is_read_on_the_engines_own_connectio
 
 
 async def test_a_read_that_waits_past_the_pool_timeout_is_transient(tmp_path: Path, pg_database: str) -> None:
-    runtime = await build_runtime(
+    async with _runtime(
         _pg_settings(tmp_path, pg_database, db_poll_pool_size=1, db_pool_timeout_seconds=0.2)
-    )
-    try:
+    ) as runtime:
         reads = runtime.driver_reads
         holding = asyncio.create_task(reads.first(SLEEP_A_SECOND, {}))
         await asyncio.sleep(0.2)
@@ -241,14 +233,11 @@ async def test_a_read_that_waits_past_the_pool_timeout_is_transient(tmp_path: Pa
         assert is_transient(raised.value)
         await holding
         assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None and reads.connections == 1
-    finally:
-        await runtime.close()
 
 
 async def test_a_waiter_that_gives_up_passes_the_connection_on(tmp_path: Path, pg_database: str) -> None:
     """A connection handed to a read that was cancelled meanwhile goes to the next, not astray."""
-    runtime = await build_runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1))
-    try:
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
         reads = runtime.driver_reads
         holding = asyncio.create_task(reads.first(SLEEP_BRIEFLY, {}))
         await asyncio.sleep(0.05)
@@ -262,5 +251,3 @@ async def test_a_waiter_that_gives_up_passes_the_connection_on(tmp_path: Path, p
             await gives_up
         rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(5)))
         assert rows == [None] * 5 and reads.connections == 1
-    finally:
-        await runtime.close()
