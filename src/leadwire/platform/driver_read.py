@@ -306,12 +306,11 @@ class DriverReads:
             accepted = inspect.signature(asyncpg.connect).parameters
             options = {name: value for name, value in options.items() if name in accepted}
             options.update(postgres_connect_args(self.timeouts, readonly=True))
-            json = _decode_json
 
             async def connect() -> Any:
                 connection = await asyncpg.connect(*args, **options)
                 try:
-                    await json(connection)
+                    await _decode_json(connection)
                 except BaseException:
                     connection.terminate()
                     raise

@@ -96,6 +96,10 @@ return {key_used, account_used}
 """
 
 
+# A count waiting for its round trip: the script's keys and arguments, and the caller's future.
+_Pending = tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]
+
+
 class RedisCounters:
     """The counters in Redis, under `leadwire:`; both of a request in one script, sent by its digest.
 
@@ -113,7 +117,7 @@ class RedisCounters:
         self.client: Any = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._script = self.client.register_script(_COUNT_SCRIPT)
         self._no_script: type[Exception] = NoScriptError
-        self._batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]] = []
+        self._batch: list[_Pending] = []
         self._sending: set[asyncio.Task[None]] = set()
         self._closed = False
         self.timeout = timeout
@@ -144,7 +148,7 @@ class RedisCounters:
 
     def _sent(
         self,
-        batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]],
+        batch: list[_Pending],
         task: asyncio.Task[None],
     ) -> None:
         self._sending.discard(task)
@@ -152,7 +156,7 @@ class RedisCounters:
         _fail(batch, ConnectionError("the count was not sent"))
         self._flush()  # what came in while it was out
 
-    async def _send(self, batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]]) -> None:
+    async def _send(self, batch: list[_Pending]) -> None:
         try:
             replies = await self._run(batch)
         except Exception as exc:
@@ -162,9 +166,7 @@ class RedisCounters:
             if not counted.done():
                 counted.set_result((int(key_used), int(account_used)))
 
-    async def _run(
-        self, batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]]
-    ) -> list[Any]:
+    async def _run(self, batch: list[_Pending]) -> list[Any]:
         for attempt in (1, 2):
             pipe = self.client.pipeline(transaction=False)
             for keys, args, _counted in batch:
@@ -189,7 +191,7 @@ class RedisCounters:
         await self.client.aclose()
 
 
-def _fail(batch: list[tuple[list[str], list[int], asyncio.Future[tuple[int, int]]]], exc: Exception) -> None:
+def _fail(batch: list[_Pending], exc: Exception) -> None:
     for _keys, _args, counted in batch:
         if not counted.done():  # a caller that timed out has stopped waiting
             counted.set_exception(exc)
