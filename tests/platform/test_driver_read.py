@@ -235,8 +235,8 @@ async def test_a_read_that_waits_past_the_pool_timeout_is_transient(tmp_path: Pa
         assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None and reads.connections == 1
 
 
-async def test_a_waiter_that_gives_up_passes_the_connection_on(tmp_path: Path, pg_database: str) -> None:
-    """A connection handed to a read that was cancelled meanwhile goes to the next, not astray."""
+async def test_a_waiter_that_gives_up_leaves_the_queue_to_the_next(tmp_path: Path, pg_database: str) -> None:
+    """A read cancelled while it waits for a connection is skipped: the connection goes to the next."""
     async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
         reads = runtime.driver_reads
         holding = asyncio.create_task(reads.first(SLEEP_BRIEFLY, {}))
@@ -251,3 +251,24 @@ async def test_a_waiter_that_gives_up_passes_the_connection_on(tmp_path: Path, p
             await gives_up
         rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(5)))
         assert rows == [None] * 5 and reads.connections == 1
+
+
+async def test_a_connection_handed_to_a_waiter_as_it_gives_up_is_passed_on(
+    tmp_path: Path, pg_database: str
+) -> None:
+    """The race the pool must not lose: a release hands the connection to a waiter whose task is
+    cancelled before it resumes. The connection goes back, not astray with the cancelled read."""
+    async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
+        reads = runtime.driver_reads
+        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None  # the pool is open
+        pool = reads._pool
+        held, generation = await pool._acquire()
+        waiter = asyncio.create_task(pool._acquire())
+        await asyncio.sleep(0.05)  # parked in the queue
+        pool._release(held, generation)  # handed to the waiter's future...
+        waiter.cancel()  # ...and cancelled before the waiter runs again
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        assert reads.connections == 1
+        rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(3)))
+        assert rows == [None] * 3 and reads.connections == 1
