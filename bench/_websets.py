@@ -87,7 +87,8 @@ class WebsetHarness:
 
     async def call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         assert self.http is not None
-        response = await self.http.request(method, path, headers=self.headers, **kwargs)
+        headers = {**self.headers, **kwargs.pop("headers", {})}
+        response = await self.http.request(method, path, headers=headers, **kwargs)
         if response.status_code >= 300:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text[:500]}")
         body: dict[str, Any] = response.json()
