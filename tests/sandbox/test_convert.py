@@ -24,14 +24,14 @@ from leadwire.sandbox.ingest import ingest
 from leadwire.search.index import LocalSearchIndex
 from leadwire.search.types import SearchRequest
 
-AO_SMITH: dict[str, Any] = {
-    "name": "A. O. Smith",
-    "headquarters": "Milwaukee, Wisconsin , US",
-    "website": "www.aosmith.com",
+LAKESHORE: dict[str, Any] = {
+    "name": "Lakeshore Heating",
+    "headquarters": "Madison, Wisconsin , US",
+    "website": "www.lakeshoreheating.com",
     "industries": ["Water heaters", " Boilers ", "Water heaters"],
     "products": ["water heaters", "boilers", "water treatment"],
     "employees": "12,700 (2024)",
-    "founded": "1874 ; 152 years ago ( 1874 ) in Milwaukee",
+    "founded": "1881 ; 145 years ago ( 1881 ) in Madison",
     "description": "Makes residential and commercial water heaters and boilers.",
 }
 
@@ -68,7 +68,7 @@ def test_parse_employees(value: object, expected: int | None) -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        ("1874 ; 152 years ago ( 1874 ) in Milwaukee", 1874),
+        ("1881 ; 145 years ago ( 1881 ) in Madison", 1881),
         ("Founded in 1990 in Tokyo", 1990),
         (1990, 1990),
         ("2099", None),
@@ -83,16 +83,16 @@ def test_parse_founded(value: object, expected: int | None) -> None:
 
 
 def test_company_row_reads_every_field() -> None:
-    row, reason = company_row(AO_SMITH)
+    row, reason = company_row(LAKESHORE)
     assert reason == ""
     assert row == {
-        "domain": "aosmith.com",
-        "name": "A. O. Smith",
+        "domain": "lakeshoreheating.com",
+        "name": "Lakeshore Heating",
         "country": "US",
         "industry": "Water heaters; Boilers",
         "employees": 12700,
-        "founded_year": 1874,
-        "city": "Milwaukee",
+        "founded_year": 1881,
+        "city": "Madison",
         "description": "Makes residential and commercial water heaters and boilers.",
     }
 
@@ -100,8 +100,8 @@ def test_company_row_reads_every_field() -> None:
 @pytest.mark.parametrize(
     ("location", "country"),
     [
-        ({"headquarters": "Milwaukee, Wisconsin , US"}, "US"),
-        ({"country_or_hq": "Zug, Switzerland"}, "CH"),
+        ({"headquarters": "Madison, Wisconsin , US"}, "US"),
+        ({"country_or_hq": "Lucerne, Switzerland"}, "CH"),
         ({"country": "de"}, "DE"),
         ({"country": "DEU"}, "DE"),
         ({"location": "Tokyo, Japan"}, "JP"),
@@ -135,55 +135,55 @@ def test_company_row_skips_a_row_with_its_reason(raw: dict[str, Any], reason: st
 @pytest.mark.parametrize(
     ("website", "domain"),
     [
-        ("www.aosmith.com", "aosmith.com"),
-        ("https://www.siemens.com/de/", "siemens.com"),
-        ("AOSMITH.COM", "aosmith.com"),
-        (None, "siemens-ag.example"),
-        ("", "siemens-ag.example"),
-        ("not a website", "siemens-ag.example"),
+        ("www.lakeshoreheating.com", "lakeshoreheating.com"),
+        ("https://www.rhinesteel.com/de/", "rhinesteel.com"),
+        ("LAKESHOREHEATING.COM", "lakeshoreheating.com"),
+        (None, "rhine-steel-ag.example"),
+        ("", "rhine-steel-ag.example"),
+        ("not a website", "rhine-steel-ag.example"),
     ],
 )
 def test_company_row_domain(website: str | None, domain: str) -> None:
-    row, _ = company_row({"name": "Siemens AG", "country": "DE", "website": website})
+    row, _ = company_row({"name": "Rhine Steel AG", "country": "DE", "website": website})
     assert row is not None and row["domain"] == domain
 
 
 def test_company_row_accepts_domain_as_the_website_field() -> None:
-    row, _ = company_row({"name": "Siemens AG", "country": "DE", "domain": "siemens.com"})
-    assert row is not None and row["domain"] == "siemens.com"
+    row, _ = company_row({"name": "Rhine Steel AG", "country": "DE", "domain": "rhinesteel.com"})
+    assert row is not None and row["domain"] == "rhinesteel.com"
 
 
 def test_company_page_says_what_where_since_when_how_big() -> None:
-    row, _ = company_row(AO_SMITH)
+    row, _ = company_row(LAKESHORE)
     assert row is not None
-    page = company_page(row, AO_SMITH)
-    assert page["url"] == "https://aosmith.com/"
+    page = company_page(row, LAKESHORE)
+    assert page["url"] == "https://lakeshoreheating.com/"
     assert page["category"] == "company"
-    assert page["title"] == "A. O. Smith"
-    assert page["company_domain"] == "aosmith.com" and page["country"] == "US"
+    assert page["title"] == "Lakeshore Heating"
+    assert page["company_domain"] == "lakeshoreheating.com" and page["country"] == "US"
     text = page["text"]
-    assert text.startswith("A. O. Smith. Industry: Water heaters; Boilers.")
+    assert text.startswith("Lakeshore Heating. Industry: Water heaters; Boilers.")
     assert "Products and services: water heaters, boilers, water treatment." in text
-    assert "Headquarters: Milwaukee, Wisconsin , US." in text
-    assert "Founded in 1874." in text and "About 12,700 employees." in text
+    assert "Headquarters: Madison, Wisconsin , US." in text
+    assert "Founded in 1881." in text and "About 12,700 employees." in text
     assert text.endswith("Makes residential and commercial water heaters and boilers.")
 
 
 def test_convert_records_skips_duplicates_and_non_objects_by_line() -> None:
     conversion = convert_records(
         [
-            (1, {"name": "Siemens AG", "country": "DE", "website": "siemens.com"}),
+            (1, {"name": "Rhine Steel AG", "country": "DE", "website": "rhinesteel.com"}),
             (2, None),
-            (4, {"name": "Siemens Germany", "country": "DE", "website": "https://www.siemens.com/"}),
+            (4, {"name": "Rhine Steel Germany", "country": "DE", "website": "https://www.rhinesteel.com/"}),
             (5, {"name": "Nowhere Ltd"}),
-            (6, {"name": "Glencore", "country_or_hq": "Zug, Switzerland"}),
+            (6, {"name": "Alpine Metals Trading", "country_or_hq": "Lucerne, Switzerland"}),
         ]
     )
-    assert [c["domain"] for c in conversion.companies] == ["siemens.com", "glencore.example"]
-    assert [d["company_domain"] for d in conversion.documents] == ["siemens.com", "glencore.example"]
+    assert [c["domain"] for c in conversion.companies] == ["rhinesteel.com", "alpine-metals-trading.example"]
+    assert [d["company_domain"] for d in conversion.documents] == [c["domain"] for c in conversion.companies]
     assert conversion.skipped == [
         (2, "not a JSON object"),
-        (4, "domain siemens.com already given on an earlier line"),
+        (4, "domain rhinesteel.com already given on an earlier line"),
         (5, "no country could be read from its location fields"),
     ]
 
@@ -191,17 +191,17 @@ def test_convert_records_skips_duplicates_and_non_objects_by_line() -> None:
 def test_convert_file_numbers_lines_and_skips_what_is_not_an_object(tmp_path: Path) -> None:
     source = tmp_path / "loose.jsonl"
     source.write_text(
-        json.dumps({"name": "Siemens AG", "country": "DE"})
+        json.dumps({"name": "Rhine Steel AG", "country": "DE"})
         + "\n\n"  # a blank line is not a row, but it is a line
         + "{not json\n"
         + json.dumps(["a", "list"])
         + "\n"
-        + json.dumps({"name": "Glencore", "country_or_hq": "Zug, Switzerland"})
+        + json.dumps({"name": "Alpine Metals Trading", "country_or_hq": "Lucerne, Switzerland"})
         + "\n",
         encoding="utf-8",
     )
     conversion = convert_file(source)
-    assert [c["name"] for c in conversion.companies] == ["Siemens AG", "Glencore"]
+    assert [c["name"] for c in conversion.companies] == ["Rhine Steel AG", "Alpine Metals Trading"]
     assert conversion.skipped == [(3, "not a JSON object"), (4, "not a JSON object")]
 
 
@@ -209,12 +209,12 @@ def test_convert_command_then_ingest_makes_the_company_searchable(tmp_path: Path
     source = _jsonl(
         tmp_path / "loose.jsonl",
         [
-            AO_SMITH,
+            LAKESHORE,
             {"name": "Nowhere Ltd", "industry": "Widgets"},
-            {**AO_SMITH, "name": "A. O. Smith Corp"},  # the same website again
+            {**LAKESHORE, "name": "Lakeshore Heating Corp"},  # the same website again
             {
-                "name": "Glencore",
-                "country_or_hq": "Zug, Switzerland",
+                "name": "Alpine Metals Trading",
+                "country_or_hq": "Lucerne, Switzerland",
                 "industries": "Mining; Commodity trading",
                 "employees": "c. 150,000 (2023)",
             },
@@ -230,7 +230,7 @@ def test_convert_command_then_ingest_makes_the_company_searchable(tmp_path: Path
         "documents": 2,
         "skipped": [
             {"line": 2, "reason": "no country could be read from its location fields"},
-            {"line": 3, "reason": "domain aosmith.com already given on an earlier line"},
+            {"line": 3, "reason": "domain lakeshoreheating.com already given on an earlier line"},
         ],
         "files": [str(companies), str(documents)],
     }
@@ -241,10 +241,10 @@ def test_convert_command_then_ingest_makes_the_company_searchable(tmp_path: Path
         assert report.accepted, report.errors
         assert report.inserted == 2
 
-    found = LocalSearchIndex(world).search(SearchRequest(query="water heaters Milwaukee", limit=5))
-    assert found and found[0].url == "https://aosmith.com/"
+    found = LocalSearchIndex(world).search(SearchRequest(query="water heaters Madison", limit=5))
+    assert found and found[0].url == "https://lakeshoreheating.com/"
     found = LocalSearchIndex(world).search(SearchRequest(query="mining companies in Switzerland", limit=5))
-    assert found and found[0].url == "https://glencore.example/"
+    assert found and found[0].url == "https://alpine-metals-trading.example/"
 
 
 def test_convert_command_fails_on_a_missing_file(tmp_path: Path) -> None:

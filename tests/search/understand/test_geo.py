@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from leadwire.search.understand.geo import find_countries, find_places, place_country
@@ -220,43 +218,44 @@ def test_case_rules_name_real_places() -> None:
     assert not (CAPITALISED_ONLY | UPPERCASE_ONLY) - set(_gazetteer().latin)
 
 
-# (location as written, country); None where the text names no country or several equally.
+# (location as written, country); None where the text names no country or several equally. Shaped like
+# the headquarters strings of company lists, not copied from any.
 HEADQUARTERS = [
-    ("Milwaukee, Wisconsin , US", "US"),
-    ("San Jose, California", "US"),
-    ("San Jose, California , U.S.", "US"),
-    ("Abbott Park, Illinois, U.S.", "US"),
-    ("Zug, Switzerland", "CH"),
+    ("Madison , Wisconsin , US", "US"),
+    ("Sacramento, California", "US"),
+    ("Fresno, California , U.S.", "US"),
+    ("Oak Park, Illinois, U.S.", "US"),
+    ("Lucerne, Switzerland", "CH"),
     ("Tokyo", "JP"),
     ("Paris, France", "FR"),
     ("Amsterdam", "NL"),
     ("United Kingdom", "GB"),
-    ("London , England, UK", "GB"),
-    ("Cardiff , Wales, UK", "GB"),
-    ("Herzogenaurach , Bavaria , Germany", "DE"),
-    ("Kokurakita-ku , Kitakyushu , Fukuoka Prefecture , Japan", "JP"),
-    ("Inobanba-cho, Nishinosho, Kisshoin, Minami-ku, Kyoto 601-8520, Japan", "JP"),
-    ("Shiba , Minato-ku, Tokyo 105-8507 , Japan", "JP"),
-    ("280 Park Avenue, New York City, New York , 10017, United States", "US"),
-    ("Quai d'Orsay , 7th arrondissement , Paris , France", "FR"),
-    ("Málaga , Andalusia", "ES"),
-    ("Serangoon,North-East Region, Singapore", "SG"),
-    ("Luxembourg City , Luxembourg", "LU"),
-    ("Hamilton , Bermuda", "BM"),
+    ("Leeds , England, UK", "GB"),
+    ("Swansea , Wales, UK", "GB"),
+    ("Erlangen , Bavaria , Germany", "DE"),
+    ("Hakata-ku , Fukuoka , Fukuoka Prefecture , Japan", "JP"),
+    ("Karasuma-dori, Shimogyo-ku, Kyoto 600-8008, Japan", "JP"),
+    ("Shibaura , Minato-ku, Tokyo 108-0023 , Japan", "JP"),
+    ("100 Pearl Street, Hartford, Connecticut , 06103, United States", "US"),
+    ("Rue de Rivoli , 1st arrondissement , Paris , France", "FR"),
+    ("Sevilla , Andalusia", "ES"),
+    ("Jurong,West Region, Singapore", "SG"),
+    ("Esch-sur-Alzette , Luxembourg", "LU"),
+    ("Pembroke , Bermuda", "BM"),
     ("Dublin , Ireland", "IE"),
     ("Dublin, Ohio", "US"),  # the state outweighs a city of the same name abroad
-    ("Warsaw, Indiana", "US"),
+    ("Paris, Texas", "US"),
     ("Birmingham, Alabama", "US"),
     ("Birmingham", "GB"),
     ("London, Ontario", "CA"),
     ("Indiana , Pennsylvania , United States", "US"),
     ("Atlanta, Georgia", "US"),  # Georgia the state: Atlanta is in the US
-    ("Kennesaw, Georgia", "US"),
+    ("Marietta, Georgia", "US"),
     ("Tbilisi, Georgia", "GE"),  # Georgia the country: Tbilisi is its capital
-    ("Tempe , Arizona, U.S. Prague , Czech Republic", "US"),
-    ("Greifensee, Switzerland Executive Offices: Columbus, Ohio", "CH"),  # a country beats a state
-    ("Hiratsuka , Japan", "JP"),
-    ("48°52′31″N 2°18′08″E / 48.8754°N 2.3023°E , Paris , Île-de-France , France", "FR"),
+    ("Mesa , Arizona, U.S. Brno , Czech Republic", "US"),
+    ("Uster, Switzerland Executive Offices: Dayton, Ohio", "CH"),  # a country beats a state
+    ("Kawasaki , Japan", "JP"),
+    ("45°45′N 4°50′E / 45.75°N 4.85°E , Lyon , Auvergne-Rhône-Alpes , France", "FR"),
     ("深圳市南山区", "CN"),
     ("德国慕尼黑", "DE"),
     ("Unknown place", None),
@@ -269,13 +268,3 @@ HEADQUARTERS = [
 @pytest.mark.parametrize(("text", "country"), HEADQUARTERS)
 def test_place_country(text: str, country: str | None) -> None:
     assert place_country(text) == country
-
-
-def test_a_call_takes_well_under_a_millisecond() -> None:
-    find_places("warm up")
-    queries = [f"industrial robot maker {i} in Bavaria, Germany's south" for i in range(200)]
-    started = time.perf_counter()
-    for query in queries:  # distinct queries: the cache does not answer them
-        find_places(query)
-    per_call = (time.perf_counter() - started) / len(queries)
-    assert per_call < 1e-3
