@@ -245,3 +245,64 @@ def temporary_work() -> tempfile.TemporaryDirectory[str]:
 
 def domain_of(url: str) -> str:
     return url.split("//", 1)[-1].split("/", 1)[0].removeprefix("www.")
+
+
+# Lexicon phrases some dev row also uses as its label, reviewed and kept because a person would type
+# them ("commercial bank", "renewable energy"). A phrase copied from a label that is not one of these
+# fails tests/bench/test_lexicon_labels.py.
+EVERYDAY_PHRASES = frozenset(
+    {
+        "automotive industry", "commercial bank", "commercial property", "computer networking",
+        "e-commerce", "environmental services", "food processing", "healthcare services",
+        "home appliances", "home construction", "investment management", "medical device",
+        "medical devices", "medical technology", "private equity", "rail transport",
+        "renewable energy", "wind energy",
+    }
+)  # fmt: skip
+
+
+def verbatim_labels(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Everyday-lexicon phrases that are some row's industry label word for word (after the matcher's
+    folding) and that no general source has: not a single ordinary word, and not a run of words of a
+    NAICS title or a GICS name. Such a phrase helps exactly the rows it was copied from."""
+    from leadwire.search.understand.industry import everyday_phrases, general_phrase, tokens
+
+    labels: dict[tuple[str, ...], str] = {}
+    for row in rows:
+        for label in row.get("industries") or []:
+            if isinstance(label, str):
+                labels.setdefault(tuple(tokens(label)), label)
+    return [
+        (phrase, labels[key])
+        for phrase in everyday_phrases()
+        if (key := tuple(tokens(phrase))) in labels and len(key) > 1 and not general_phrase(key)
+    ]
+
+
+_FULL_LEXICON = ""
+
+
+def blind_to(rows: list[dict[str, Any]]) -> int:
+    """Strip from the everyday lexicon every phrase that is one of these rows' labels word for word,
+    single words included ("Banks", "Chemicals"): what the reading of labels is worth on a list whose
+    vocabulary nobody wrote phrases for, with only the general sources (GICS names, NAICS titles, the
+    encoder) left. In this process only; returns how many phrases were dropped."""
+    from leadwire.search.understand import industry, industry_lexicon
+
+    global _FULL_LEXICON
+    _FULL_LEXICON = _FULL_LEXICON or industry_lexicon.LEXICON
+    labels = {tuple(industry.tokens(str(label))) for row in rows for label in row.get("industries") or []}
+    kept, dropped = [], 0
+    for line in _FULL_LEXICON.strip().splitlines():
+        codes, phrases = line.split("|", 1)
+        left = [p for p in phrases.split("|") if tuple(industry.tokens(p)) not in labels or not p.strip()]
+        dropped += len(phrases.split("|")) - len(left)
+        if left:
+            kept.append(f"{codes}|{'|'.join(left)}")
+    industry_lexicon.LEXICON = "\n".join(kept)
+    industry.LEXICON = industry_lexicon.LEXICON
+    industry._lexicon.cache_clear()
+    from leadwire.search.understand.query import understand
+
+    understand.cache_clear()
+    return dropped

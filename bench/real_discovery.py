@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from _real import (
+    EVERYDAY_PHRASES,
     Question,
     RealWorld,
+    blind_to,
     build_world,
     data_path,
     domain_of,
@@ -35,8 +37,9 @@ from _real import (
     rows_of,
     scopes,
     temporary_work,
+    verbatim_labels,
 )
-from _support import emit
+from _support import emit, note
 from leadwire.providers.search import SearchRequest
 from leadwire.search.index import LocalSearchIndex
 from leadwire.search.lexical import any_of
@@ -183,15 +186,28 @@ def main() -> None:
     )
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--folds", default="both", choices=["both", "all", "a", "b"])
+    parser.add_argument(
+        "--blind", action="store_true", help="drop every lexicon phrase that is one of the fold's labels"
+    )
     parser.add_argument("--show", type=int, default=0, help="print the worst N questions per fold")
     args = parser.parse_args()
     rows = read_rows(data_path(args.data))
     by_scope: dict[str, dict[str, Scores]] = {}
     with temporary_work() as tmp:
         for scope in scopes(args.folds):
+            if args.blind:
+                note(f"lexicon blind to {scope or 'all'}: {blind_to(rows_of(rows, scope))} phrases dropped")
             real = build_world(rows_of(rows, scope), scope or "all", Path(tmp))
             by_scope[real.name] = measure(real, args.show)
     report(by_scope)
+    copied = {phrase for phrase, _ in verbatim_labels(rows)}
+    unreviewed = sorted(copied - EVERYDAY_PHRASES)
+    reviewed = len(copied & EVERYDAY_PHRASES)
+    said = (
+        "multi-word lexicon phrases that are a row's label word for word and in no general source, beyond "
+        f"{reviewed} reviewed everyday phrases; target 0 {unreviewed[:5]}"
+    )
+    emit("real_lexicon_verbatim_labels", len(unreviewed), note=said)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,10 @@
-"""Webset quality on the sandbox world: precision of `full` items and the share of the goal reached,
+"""Webset consistency on the sandbox world: precision of `full` items and the share of the goal reached,
 judged by the world's own records, beside plain search (the same question, top `count` results).
+
+A consistency check, not a quality figure: the judge reads the same NAICS code, country, city and head
+count columns the verifier reads, so it shows that the parts are wired together (criteria read back,
+records reach the verifier, bands and billing agree), not how well a list answers a question about
+companies nobody labelled for us. The quality figures are `websets_real.py`'s, out of sample.
 
 Questions come from the world's attributes: an industry (as people name it, or its NAICS title) x a
 country (English or Chinese) or a city, sometimes a size bound; and people (a role at an industry in
@@ -278,19 +283,24 @@ def report(outcomes: list[Outcome], count: int, show: int) -> None:
     families = ("en", "zh", "size", "city", "people")
     sizes = ", ".join(f"{f} {sum(1 for o in outcomes if o.question.family == f)}" for f in families)
     note(f"{len(outcomes)} questions, count {count}; families {sizes}")
+    note("consistency check: the judge reads the columns the verifier reads (quality: websets_real.py)")
     emit_triple(
-        "websets_full_precision", precision, search_precision, "",
+        "websets_world_consistency_full_precision", precision, search_precision, "",
         ratio=precision / max(search_precision, 1e-9),
         target="target >= 0.9; baseline: plain search top results",
     )  # fmt: skip
     emit_triple(
-        "websets_goal_share", statistics.fmean(goal), statistics.fmean(search_goal), "",
+        "websets_world_consistency_goal_share", statistics.fmean(goal), statistics.fmean(search_goal), "",
         ratio=statistics.fmean(goal) / max(statistics.fmean(search_goal), 1e-9),
         target="target >= 0.8; baseline: right answers in plain search's top count",
     )  # fmt: skip
-    emit("websets_goal_share_right", statistics.fmean(right_goal), note="qualified items the judge accepts")
     emit(
-        "websets_qualified_precision",
+        "websets_world_consistency_goal_share_right",
+        statistics.fmean(right_goal),
+        note="qualified items the judge accepts",
+    )
+    emit(
+        "websets_world_consistency_qualified_precision",
         sum(o.qualified_right for o in outcomes) / max(sum(o.qualified for o in outcomes), 1),
     )
     for family in families:
@@ -298,12 +308,11 @@ def report(outcomes: list[Outcome], count: int, show: int) -> None:
         if members:
             f_full = sum(o.full for o in members)
             share = statistics.fmean(min(o.qualified, count) / count for o in members)
-            emit(
-                f"websets_full_precision_{family}", sum(o.full_right for o in members) / max(f_full, 1),
-                note=f"{f_full} full items; goal share {share:.2f}",
-            )  # fmt: skip
+            right = sum(o.full_right for o in members) / max(f_full, 1)
+            said = f"{f_full} full items; goal share {share:.2f}"
+            emit(f"websets_world_consistency_full_precision_{family}", right, note=said)
     seconds = [o.seconds for o in outcomes]
-    emit("websets_seconds_p50", statistics.median(seconds), "s", note=f"count {count}, to completed")
+    emit("websets_world_seconds_p50", statistics.median(seconds), "s", note=f"count {count}, to completed")
     worst = sorted(outcomes, key=lambda o: (o.full_right / max(o.full, 1), o.qualified))[:show]
     for o in worst:
         note(

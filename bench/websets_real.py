@@ -32,6 +32,7 @@ from _real import (
     Company,
     Question,
     RealWorld,
+    blind_to,
     build_world,
     data_path,
     domain_of,
@@ -228,6 +229,9 @@ def main() -> None:
     )
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--folds", default="both", choices=["both", "all", "a", "b"])
+    parser.add_argument(
+        "--blind", action="store_true", help="drop every lexicon phrase that is one of the fold's labels"
+    )
     parser.add_argument("--count", type=int, default=25)
     parser.add_argument("--show", type=int, default=8)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out")
@@ -236,6 +240,8 @@ def main() -> None:
     rows = read_rows(data_path(args.data))
     with temporary_work() as tmp:
         for scope in scopes(args.folds):
+            if args.blind:
+                note(f"lexicon blind to {scope or 'all'}: {blind_to(rows_of(rows, scope))} phrases dropped")
             real = build_world(rows_of(rows, scope), scope or "all", Path(tmp))
             summary = asyncio.run(measure(real, args.count, Path(tmp) / real.name))
             report(real.name, summary, args.count, args.show, args.out)

@@ -24,6 +24,7 @@ from leadwire.providers.reasoner import (
     StrategyPlan,
     TargetKind,
     Verdict,
+    judged_from_score,
 )
 
 BASE = "https://llm.test/v1"
@@ -78,6 +79,7 @@ def prospect(n: int) -> Prospect:
 def verdict(cid: str, score: float = 0.9, refs: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     item = {
         "criterion_id": cid,
+        "verdict": judged_from_score(score) if isinstance(score, int | float) else "unclear",
         "score": score,
         "reasoning": f"r-{cid}",
         "confidence": 0.8,
@@ -192,6 +194,22 @@ async def test_plan_strategy_cleans_locations_and_caps_lengths(reasoner: OpenAIR
 
 
 @respx.mock
+async def test_a_verdict_the_model_left_out_is_read_from_its_score(reasoner: OpenAIReasoner) -> None:
+    """A compatible server that does not hold to the schema may drop the field; one outside the three
+    answers is a mismatch (the offline reasoner then answers)."""
+    item = verdict("c1", 0.5)
+    del item["verdict"]
+    answer = {"prospects": [{"index": 0, "verdicts": [item, verdict("c2", 0.9)]}]}
+    respx.post(URL).mock(return_value=httpx.Response(200, json=completion(answer)))
+    [verdicts] = await reasoner.verify("German robot makers", CRITERIA, [prospect(0)])
+    assert [v.judged for v in verdicts] == ["unclear", "yes"]
+    answer = {"prospects": [{"index": 0, "verdicts": [verdict("c1", verdict="maybe"), verdict("c2")]}]}
+    respx.post(URL).mock(return_value=httpx.Response(200, json=completion(answer)))
+    with pytest.raises(ReasonerError, match="yes, no or unclear"):
+        await reasoner.verify("German robot makers", CRITERIA, [prospect(0)])
+
+
+@respx.mock
 async def test_verify_keeps_criteria_order_and_only_the_prospects_own_urls(reasoner: OpenAIReasoner) -> None:
     refs = [
         "https://robot0.de/about/",
@@ -205,15 +223,23 @@ async def test_verify_keeps_criteria_order_and_only_the_prospects_own_urls(reaso
     [verdicts] = await reasoner.verify("German robot makers", CRITERIA, [prospect(0)])
 
     assert verdicts == [
-        Verdict("c1", 1.0, "r-c1", 0.8, ("https://robot0.de/about", "https://robot0.de")),
-        Verdict("c2", 0.2, "r-c2", 0.8, ()),
+        Verdict("c1", 1.0, "r-c1", 0.8, ("https://robot0.de/about", "https://robot0.de"), "yes"),
+        Verdict("c2", 0.2, "r-c2", 0.8, (), "no"),
     ]
     body = sent_body(route)
     assert body["model"] == MODEL
     schema = body["response_format"]["json_schema"]["schema"]
     verdict_schema = schema["properties"]["prospects"]["items"]["properties"]["verdicts"]["items"]
     assert verdict_schema["properties"]["criterion_id"]["enum"] == ["c1", "c2"]
-    assert verdict_schema["required"] == ["criterion_id", "score", "reasoning", "confidence", "references"]
+    assert verdict_schema["required"] == [
+        "criterion_id",
+        "verdict",
+        "score",
+        "reasoning",
+        "confidence",
+        "references",
+    ]
+    assert verdict_schema["properties"]["verdict"]["enum"] == ["yes", "no", "unclear"]
     sent = json.loads(body["messages"][1]["content"])
     assert [c["id"] for c in sent["criteria"]] == ["c1", "c2"]
     evidence = sent["prospects"][0]["evidence"]

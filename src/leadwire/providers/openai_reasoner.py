@@ -20,6 +20,7 @@ import pycountry
 
 from leadwire.providers.reasoner import (
     CRITERION_TYPES,
+    JUDGEMENTS,
     Criterion,
     CriterionDraft,
     PlannedQuery,
@@ -79,7 +80,8 @@ def verdicts_schema(criterion_ids: Sequence[str], batch_size: int) -> dict[str, 
     verdict = _object(
         {
             "criterion_id": _enum(criterion_ids),
-            "score": {"type": "number", "description": "0..1, 1 = met"},
+            "verdict": _enum(JUDGEMENTS),
+            "score": {"type": "number", "description": "0..1, how likely the criterion holds"},
             "reasoning": _STRING,
             "confidence": {"type": "number", "description": "0..1"},
             "references": _array(_STRING),
@@ -170,9 +172,14 @@ class OpenAIReasoner:
     ) -> list[list[Verdict]]:
         system = (
             "You judge B2B prospects against criteria, only from the facts and evidence given. For every "
-            "prospect index and every criterion id give: score 0..1 (1 = clearly met, below 0.5 when not "
-            "met or not shown), one-sentence reasoning, confidence 0..1, and references: the URLs of "
-            "that prospect's evidence or website the judgement rests on (empty when none)."
+            "prospect index and every criterion id give: verdict 'yes' only when a specific fact shows the "
+            "criterion holds (an industry code or a label that names the industry asked for, a page saying "
+            "what the company makes or sells), 'no' when the facts show it does not, 'unclear' when the "
+            "evidence is weak or missing (a broad sector label such as 'Industrials' gathering many "
+            "industries, a label broader than the one asked for, a word that may name the company's "
+            "customers); score 0..1, how likely the criterion holds; one-sentence reasoning naming the "
+            "evidence and its strength; confidence 0..1; and references: the URLs of that prospect's "
+            "evidence or website the judgement rests on (empty when none)."
         )
         user = json.dumps(
             {
@@ -389,12 +396,16 @@ def _verdict(item: dict[str, Any], allowed: dict[str, str]) -> Verdict:
     score, confidence = _number(item, "score"), _number(item, "confidence")
     if not (0.0 <= score <= 1.0 and 0.0 <= confidence <= 1.0):
         raise _mismatch("score or confidence outside 0..1")
+    judged = item.get("verdict")
+    if judged is not None and judged not in JUDGEMENTS:
+        raise _mismatch("verdict is not yes, no or unclear")
     return Verdict(
         criterion_id=_text(item, "criterion_id"),
         score=score,
         reasoning=_text(item, "reasoning")[:500],
         confidence=confidence,
         references=_references(item.get("references"), allowed),
+        verdict=judged,  # a server that does not hold to the schema may leave it out: read from the score
     )
 
 

@@ -22,6 +22,8 @@ REASONER_FALLBACKS = Counter(
 )
 
 TargetKind = Literal["company", "person"]
+Judged = Literal["yes", "no", "unclear"]
+JUDGEMENTS: tuple[Judged, ...] = ("yes", "no", "unclear")
 CRITERION_TYPES = (
     "location",
     "industry",
@@ -128,18 +130,27 @@ class Prospect:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """How well one prospect meets one criterion: ``score`` 0..1 (1 = met), the reasoning in a sentence,
-    how sure the reasoner is (0..1), and the URLs the judgement rests on."""
+    """How one prospect fares on one criterion: ``verdict`` yes (the evidence shows it), no (the
+    evidence shows otherwise) or unclear (evidence weak or missing); ``score`` 0..1 places it for
+    ranking; the reasoning names the evidence and its strength; how sure the reasoner is (0..1); the
+    URLs the judgement rests on."""
 
     criterion_id: str
     score: float
     reasoning: str
     confidence: float
     references: tuple[str, ...] = ()
+    verdict: Judged | None = None  # None: read from the score (``judged_from_score``)
 
     @property
-    def met(self) -> bool:
-        return self.score >= 0.5
+    def judged(self) -> Judged:
+        return self.verdict if self.verdict is not None else judged_from_score(self.score)
+
+
+def judged_from_score(score: float) -> Judged:
+    """The verdict a bare score stands for: what an answer without one (an older stored evaluation)
+    is read as."""
+    return "yes" if score >= 0.75 else "unclear" if score >= 0.4 else "no"
 
 
 class ReasonerError(Exception):

@@ -28,7 +28,7 @@ from leadwire.search.understand import understand
 from leadwire.search.understand.geo import find_places
 from leadwire.search.understand.geo_regions import LARGEST_ECONOMIES
 from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
-from leadwire.search.understand.query import Range, Understanding
+from leadwire.search.understand.query import IndustryMatch, Range, Understanding
 
 WEIGHTS = {
     "industry": 0.35,
@@ -76,8 +76,11 @@ def write_criteria(query: str, target_kind: TargetKind, locale: str) -> list[Cri
     known = [m for m in understood.industries if m.score >= 1.0]
     if understood.industries:
         named = known or list(understood.industries[:2])
-        text = " or ".join(f"{m.title} (NAICS {m.code})" for m in named[:3])
-        drafts.append(("industry", f"属于以下行业：{text}" if zh else f"In the {text} industry", bool(known)))
+        text = _industry_text(named)
+        # Required even when the industry was only guessed by meaning: the request names an industry,
+        # and a company outside it is no answer however sure the place is; the fit criterion (written
+        # below, since a guess leaves words unexplained) weighs the request's own words beside it.
+        drafts.append(("industry", f"属于以下行业：{text}" if zh else f"In the {text} industry", True))
     if understood.employees is not None:
         drafts.append(("size", _range_text(understood.employees, "employees", zh), True))
     if understood.founded is not None:
@@ -123,6 +126,17 @@ def _people_criteria(understood: Understanding, zh: bool) -> list[tuple[str, str
         levels = ", ".join(s.replace("_", "-") for s in understood.seniorities)
         out.append(("seniority", f"职级为{levels}" if zh else f"Seniority: {levels}", False))
     return out
+
+
+def _industry_text(named: Sequence[IndustryMatch]) -> str:
+    """Every class asked for, cited by code so any reasoner reads the criterion back to the same classes:
+    "Semiconductor Manufacturing (NAICS 334413)", or for a word that names several classes the
+    word itself: "chemical (NAICS 3251, 3252, 3253, 3255, 3259)"."""
+    codes = ", ".join(m.code for m in named)
+    if len(named) <= 2:
+        return " or ".join(f"{m.title} (NAICS {m.code})" for m in named)
+    words = " or ".join(dict.fromkeys(m.phrase or m.title for m in named))
+    return f"{words} (NAICS {codes})"
 
 
 def _location_text(understood: Understanding, target_kind: TargetKind, zh: bool) -> str:

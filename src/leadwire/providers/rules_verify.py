@@ -2,36 +2,30 @@
 
 Each criterion type reads its own description back through the query understanding (a place, a NAICS
 class, a range, products, a role) and checks the prospect's record; where the record is silent it reads
-the evidence pages, with less confidence. Business fit is the embedding similarity of the request and
-what the prospect's pages say, with the request's own words as support.
+the evidence pages, with less confidence. Every verdict is yes (the evidence shows it), no (the
+evidence shows otherwise) or unclear (weak or missing evidence), and its reasoning says which evidence
+it rests on. Industries are judged in ``rules_industry``. Business fit is the embedding similarity of
+the request and what the prospect's pages say, with the request's own words as support.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 import numpy as np
 
-from leadwire.providers.reasoner import Criterion, Prospect, Verdict
+from leadwire.providers import rules_industry
+from leadwire.providers.reasoner import Criterion, Judged, Prospect, Verdict
 from leadwire.search import embed
 from leadwire.search.understand import understand
 from leadwire.search.understand.attributes import find_company_attributes
-from leadwire.search.understand.industry import (
-    GENERIC_WORDS,
-    affinity,
-    find_industries,
-    industry_strength,
-    tokens,
-    unexplained,
-)
+from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
 from leadwire.search.understand.people import find_people_terms
 from leadwire.search.understand.query import Range
 from leadwire.taxonomy.titles import classify_title
 
-_NAICS = re.compile(r"NAICS\s*(\d{2,6})")
 _FIT_FLOOR, _FIT_SPAN = 0.25, 0.35  # cosine at which fit starts to count, and the span to full fit
+_FIT_YES, _FIT_UNCLEAR = 0.7, 0.4  # fit scores that show a match, and that leave it open
 
 Judge = Callable[[Criterion, Prospect, "Context"], Verdict]
 
@@ -72,17 +66,6 @@ def _text_of(prospect: Prospect) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def _record_refs(prospect: Prospect) -> tuple[str, ...]:
-    """Where the record's facts can be read: the company's own page among the evidence, else its site."""
-    site = _host(prospect.website)
-    own = [e.url for e in prospect.evidence if site and _host(e.url) == site]
-    return tuple(own[:1]) or tuple(u for u in (prospect.website, prospect.linkedin_url) if u)[:1]
-
-
-def _host(url: str | None) -> str:
-    return (url or "").split("//", 1)[-1].split("/", 1)[0].removeprefix("www.").casefold()
-
-
 def _refs_mentioning(prospect: Prospect, words: Sequence[str]) -> tuple[str, ...]:
     lowered = [w.casefold() for w in words if w]
     return tuple(
@@ -98,75 +81,36 @@ def _location(criterion: Criterion, prospect: Prospect, context: Context) -> Ver
     countries = {code for place in places for code in place.countries}
     cities = [p.text for p in places if p.kind == "city"]
     where = ", ".join(x for x in (prospect.city, prospect.country) if x)
+    refs = rules_industry.record_refs(prospect)
     if prospect.country:
         in_country = prospect.country in countries
         in_city = not cities or (prospect.city or "").casefold() in {c.casefold() for c in cities}
         if in_country and in_city:
-            return _verdict(criterion, 1.0, f"Located in {where}, as required.", 0.95, _record_refs(prospect))
-        if in_country:
             return _verdict(
-                criterion, 0.5, f"In the country but in {prospect.city}.", 0.8, _record_refs(prospect)
+                criterion, "yes", 1.0, f"Its record places it in {where}, as required.", 0.95, refs
             )
-        return _verdict(
-            criterion, 0.0, f"Located in {where}, not in the place asked for.", 0.9, _record_refs(prospect)
-        )
+        if in_country:
+            said = f"Its record places it in the country, in {prospect.city}: not the city asked for."
+            return _verdict(criterion, "unclear", 0.5, said, 0.8, refs)
+        said = f"Its record places it in {where}, not in the place asked for."
+        return _verdict(criterion, "no", 0.0, said, 0.9, refs)
     names = [p.text for p in places]
     cited = _refs_mentioning(prospect, names)
     if cited:
-        return _verdict(
-            criterion, 0.7, "Its pages name the place; no registered address is known.", 0.5, cited
-        )
-    return _verdict(criterion, 0.0, "No address known and its pages do not name the place.", 0.3)
+        said = "Its pages name the place; no registered address is known (weak evidence)."
+        return _verdict(criterion, "unclear", 0.6, said, 0.5, cited)
+    said = "No address is known and its pages do not name the place."
+    return _verdict(criterion, "unclear", 0.2, said, 0.3)
 
 
 # -- industry ------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=512)
-def _wanted_codes(description: str) -> tuple[str, ...]:
-    codes = tuple(_NAICS.findall(description))
-    return codes or tuple(m.code for m in find_industries(description))
-
-
-def _classes(prospect: Prospect) -> list[tuple[str, float]]:
-    if prospect.industry_code:
-        return [(prospect.industry_code, 1.0)]
-    found = industry_strength(prospect.industry or "", prospect.description or "")
-    if not found and prospect.evidence:
-        pages = (f"{e.title}. {e.text}" for e in prospect.evidence[:2])
-        found = [(c, w * 0.8) for c, w in industry_strength(*pages)]
-    return found
-
-
 def _industry(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict:
-    wanted = _wanted_codes(criterion.description)
-    classes = _classes(prospect)
+    wanted = rules_industry.wanted_codes(criterion.description)
     if not wanted:
         return _business_fit(criterion, prospect, context)
-    best, best_code = 0.0, ""
-    for code, weight in classes:
-        value = max(affinity(w, code) for w in wanted) * weight
-        if value > best:
-            best, best_code = value, code
-    label = prospect.industry or best_code or "unknown"
-    from_record = bool(prospect.industry_code or prospect.industry)
-    refs = _record_refs(prospect) if from_record else tuple(e.url for e in prospect.evidence[:1])
-    confidence = 0.9 if prospect.industry_code else 0.7 if from_record else 0.5
-    if best >= 0.99:
-        return _verdict(
-            criterion, 1.0, f"Its industry ({label}) is within the one asked for.", confidence, refs
-        )
-    if best >= 0.6:  # a broader class: it may be the one asked for, it may not
-        return _verdict(
-            criterion, 0.6, f"Its industry ({label}) is close to the one asked for.", confidence * 0.8, refs
-        )
-    if best >= 0.4:
-        return _verdict(
-            criterion, 0.4, f"Its industry ({label}) is related but not the one asked for.", confidence, refs
-        )
-    if not classes:
-        return _verdict(criterion, 0.0, "Its industry could not be determined.", 0.3)
-    return _verdict(criterion, 0.0, f"Its industry ({label}) is not the one asked for.", confidence, refs)
+    return rules_industry.judge(criterion, prospect, wanted)
 
 
 # -- ranges --------------------------------------------------------------------------------------
@@ -186,13 +130,18 @@ def _in_range(
     criterion: Criterion, prospect: Prospect, wanted: Range | None, value: int | None, what: str, unit: str
 ) -> Verdict:
     if wanted is None:
-        return _verdict(criterion, 0.5, f"The criterion names no {what} this reasoner can read.", 0.2)
+        return _verdict(
+            criterion, "unclear", 0.5, f"The criterion names no {what} this reasoner can read.", 0.2
+        )
     if value is None:
-        return _verdict(criterion, 0.0, f"Its {what} is not known.", 0.3)
+        return _verdict(criterion, "unclear", 0.3, f"Its {what} is not known (no evidence).", 0.3)
     shown = f"{value:,} {unit}" if unit == "employees" else f"{unit} {value}"
+    refs = rules_industry.record_refs(prospect)
     if wanted.contains(value):
-        return _verdict(criterion, 1.0, f"Within the range asked for ({shown}).", 0.9, _record_refs(prospect))
-    return _verdict(criterion, 0.0, f"Outside the range asked for ({shown}).", 0.9, _record_refs(prospect))
+        return _verdict(
+            criterion, "yes", 1.0, f"Its record is within the range asked for ({shown}).", 0.9, refs
+        )
+    return _verdict(criterion, "no", 0.0, f"Its record is outside the range asked for ({shown}).", 0.9, refs)
 
 
 # -- products and fit ----------------------------------------------------------------------------
@@ -215,13 +164,12 @@ def _product(criterion: Criterion, prospect: Prospect, context: Context) -> Verd
     have = set(tokens(context.text(prospect)))
     found = [t for t in terms if t in have]
     share = len(found) / len(terms)
-    refs = _refs_mentioning(prospect, found) or _record_refs(prospect)
+    refs = _refs_mentioning(prospect, found) or rules_industry.record_refs(prospect)
     if share >= 0.99:
-        return _verdict(criterion, 1.0, f"Its record and pages name {', '.join(found)}.", 0.8, refs)
+        return _verdict(criterion, "yes", 1.0, f"Its record and pages name {', '.join(found)}.", 0.8, refs)
     if share >= 0.5:
-        return _verdict(
-            criterion, 0.6, f"Its pages name {', '.join(found)} but not every product asked for.", 0.6, refs
-        )
+        said = f"Its pages name {', '.join(found)} but not every product asked for."
+        return _verdict(criterion, "unclear", 0.6, said, 0.6, refs)
     return _business_fit(criterion, prospect, context)
 
 
@@ -235,15 +183,13 @@ def _business_fit(criterion: Criterion, prospect: Prospect, context: Context) ->
     shared = [t for t in request_words if t in have]
     if request_words:
         score = 0.6 * score + 0.4 * (len(shared) / len(request_words))
-    refs = tuple(e.url for e in prospect.evidence[:2]) or _record_refs(prospect)
+    refs = tuple(e.url for e in prospect.evidence[:2]) or rules_industry.record_refs(prospect)
     said = f"; its pages use {', '.join(shared[:5])}" if shared else ""
+    judged: Judged = "yes" if score >= _FIT_YES else "unclear" if score >= _FIT_UNCLEAR else "no"
+    closeness = {"yes": "close to", "unclear": "related to", "no": "far from"}[judged]
     return _verdict(
-        criterion, round(score, 3), f"What its pages say is {_closeness(score)} the request{said}.", 0.6, refs
+        criterion, judged, round(score, 3), f"What its pages say is {closeness} the request{said}.", 0.6, refs
     )
-
-
-def _closeness(score: float) -> str:
-    return "close to" if score >= 0.7 else "related to" if score >= 0.4 else "far from"
 
 
 # -- people --------------------------------------------------------------------------------------
@@ -253,23 +199,28 @@ def _role(criterion: Criterion, prospect: Prospect, context: Context) -> Verdict
     wanted = find_people_terms(criterion.description)
     title = prospect.title or ""
     if not title:
-        return _verdict(criterion, 0.0, "The person's title is not known.", 0.3)
+        return _verdict(criterion, "unclear", 0.3, "The person's title is not known (no evidence).", 0.3)
     found = classify_title(title)
-    refs = tuple(u for u in (prospect.linkedin_url,) if u) or _record_refs(prospect)
+    refs = tuple(u for u in (prospect.linkedin_url,) if u) or rules_industry.record_refs(prospect)
     role_hit = any(_same_role(role, title) for role in wanted.roles)
     dept_hit = found.department in wanted.departments if wanted.departments else True
     level_hit = found.seniority in wanted.seniorities if wanted.seniorities else True
     if role_hit or (wanted.roles and dept_hit and level_hit):
-        return _verdict(criterion, 1.0, f"Title “{title}” is the role asked for.", 0.85, refs)
+        return _verdict(criterion, "yes", 1.0, f"Title “{title}” is the role asked for.", 0.85, refs)
     if criterion.type == "department" and dept_hit:
-        return _verdict(criterion, 1.0, f"Title “{title}” is in the department asked for.", 0.8, refs)
+        return _verdict(criterion, "yes", 1.0, f"Title “{title}” is in the department asked for.", 0.8, refs)
     if criterion.type == "seniority" and level_hit:
-        return _verdict(criterion, 1.0, f"Title “{title}” is at the level asked for.", 0.8, refs)
+        return _verdict(criterion, "yes", 1.0, f"Title “{title}” is at the level asked for.", 0.8, refs)
     if dept_hit and wanted.departments:
         return _verdict(
-            criterion, 0.5, f"Title “{title}” is in the right department, another level.", 0.7, refs
+            criterion,
+            "unclear",
+            0.5,
+            f"Title “{title}” is in the right department, another level.",
+            0.7,
+            refs,
         )
-    return _verdict(criterion, 0.0, f"Title “{title}” is not the role asked for.", 0.8, refs)
+    return _verdict(criterion, "no", 0.0, f"Title “{title}” is not the role asked for.", 0.8, refs)
 
 
 def _same_role(role: str, title: str) -> bool:
@@ -285,9 +236,16 @@ def _same_role(role: str, title: str) -> bool:
 
 
 def _verdict(
-    criterion: Criterion, score: float, reasoning: str, confidence: float, refs: tuple[str, ...] = ()
+    criterion: Criterion,
+    judged: Judged,
+    score: float,
+    reasoning: str,
+    confidence: float,
+    refs: tuple[str, ...] = (),
 ) -> Verdict:
-    return Verdict(criterion.id, score, reasoning, round(confidence, 2), tuple(dict.fromkeys(refs))[:3])
+    return Verdict(
+        criterion.id, score, reasoning, round(confidence, 2), tuple(dict.fromkeys(refs))[:3], judged
+    )
 
 
 _JUDGES: dict[str, Judge] = {

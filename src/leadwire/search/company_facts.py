@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from leadwire.search.store import INDUSTRY_SLOTS
-from leadwire.search.understand.industry import classify_text
+from leadwire.search.understand.industry import classify_text, labels_by_meaning
 
 COLUMNS = "co.industry_code, co.industry, co.employees, co.founded_year"
 _JOIN = "LEFT JOIN companies co ON co.id = d.company_id"
@@ -76,9 +76,18 @@ def page_classes(company: CompanyFacts, title: str, text: str, site: str) -> lis
         return [(company.code[:6], 1.0)]
     classes = classify_text(company.industry, title, text[:_CLASSIFY_CHARS], site)
     if company.industry:
-        return classes
+        return _with_guesses(classes, labels_by_meaning(company.industry))
     # Read from the page's words alone, a class is a guess: "valves for chemical plants" names a customer.
     return [(code, round(weight * _WORDS_ONLY_CONFIDENCE, 3)) for code, weight in classes]
+
+
+def _with_guesses(
+    classes: list[tuple[str, float]], guesses: list[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """The classes read from words, and after them those of labels read only by meaning (weaker)."""
+    known = {code for code, _ in classes}
+    extra = [(code, weight) for code, weight in guesses if code not in known]
+    return (classes + extra)[:INDUSTRY_SLOTS]
 
 
 def arrays(

@@ -41,7 +41,16 @@ _ARRAYS = (
 )
 # Arrays a generation written before they existed may lack; read as "no class known".
 _OPTIONAL = frozenset({"industries", "industry_weights", "employees", "founded"})
-INDUSTRY_SLOTS = 4
+INDUSTRY_SLOTS = 8  # generations written with fewer slots are widened when rows are replaced
+
+
+def _widened(array: np.ndarray, empty: bytes | float) -> np.ndarray:
+    """A per-slot array of an older generation, padded to ``INDUSTRY_SLOTS`` columns."""
+    if array.shape[1] >= INDUSTRY_SLOTS:
+        return np.asarray(array)
+    out = np.full((array.shape[0], INDUSTRY_SLOTS), empty, dtype=array.dtype)
+    out[:, : array.shape[1]] = array
+    return out
 
 
 def connect_world(world_dir: Path, *, readonly: bool = False) -> sqlite3.Connection:
@@ -121,8 +130,8 @@ class IndexArrays:
             categories=np.concatenate([self.categories[keep], categories]),
             countries=np.concatenate([self.countries[keep], countries.astype("S2")]),
             projection=self.projection,
-            industries=np.concatenate([self.industries[keep], industries.astype("S6")]),
-            industry_weights=np.concatenate([self.industry_weights[keep], industry_weights]),
+            industries=np.concatenate([_widened(self.industries[keep], b""), industries.astype("S6")]),
+            industry_weights=np.concatenate([_widened(self.industry_weights[keep], 0.0), industry_weights]),
             employees=np.concatenate([self.employees[keep], employees]),
             founded=np.concatenate([self.founded[keep], founded]),
         )

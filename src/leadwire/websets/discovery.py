@@ -5,10 +5,13 @@ prospects port one planned query at a time for companies not yet in the list, ve
 every criterion, and commits each batch — items, counters, the run's checkpoint and an `items.changed`
 event — in one transaction. A run whose worker died resumes from that checkpoint: everything already
 verified is an item, and items are excluded from every later search, so nothing is found twice.
+A run releases only items that qualify (partial or better): when the planned queries have no such
+candidate left it stops `exhausted` with fewer items than asked, and charges for those it released.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -33,7 +36,9 @@ FIRST_BATCH = 30  # small, so the first items arrive within seconds
 MAX_BATCH = 200
 RUN_SECONDS = 480.0  # a run stops (stop_reason time_limit) well before its job's timeout
 FULL, PARTIAL = 80.0, 40.0
-REQUIRED_CAP = 59.0  # a failed required criterion keeps an item below full
+# A required criterion the evidence leaves open keeps an item below full; one it contradicts, below partial.
+UNCLEAR_CAP, NO_CAP = 79.0, 39.0
+PREFERENCE_SHARE = 0.25  # how far criteria that are not required can move an item's score
 
 
 async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
@@ -178,6 +183,8 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         criteria = [Criterion(**c) for c in webset.criteria]
         queries = _planned(webset.strategy or {})
         query, kind, goal, cap = webset.query, webset.target_kind, run_row.goal, webset.verify_cap
+    if number > 1:
+        await _release_overflow(ctx, webset_id, number)
     source: ProspectSource = ctx.service("prospects")
     reasoner: Reasoner = ctx.service("reasoner")
     positions = list(understand(query).roles) if kind == "person" else []
@@ -218,6 +225,45 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             await service.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
     ctx.bill(released, kind="items")
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
+
+
+async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> None:
+    """Qualified items an earlier run verified beyond its goal (a batch may qualify more than the goal
+    has room for) are Find More's first results, best first, before any new search."""
+    async with transaction(ctx.sessionmaker) as session:
+        webset = await _webset(session, webset_id, lock=True)
+        run_row = await service.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status not in service.RUNNING:
+            return
+        room = run_row.goal - run_row.released
+        waiting = (
+            (
+                await session.execute(
+                    select(WebsetItem)
+                    .where(
+                        WebsetItem.webset_id == webset_id,
+                        WebsetItem.released.is_(False),
+                        WebsetItem.match_status.in_(("full", "partial")),
+                    )
+                    .order_by(WebsetItem.score.desc(), WebsetItem.position)
+                    .limit(max(room, 0))
+                )
+            )
+            .scalars()
+            .all()
+        )
+        if not waiting:
+            return
+        now = utcnow()
+        by_id = {c["id"]: c for c in webset.criteria}
+        for row in waiting:
+            row.released = True
+            row.updated_at = now
+        run_row.released += len(waiting)
+        webset.items_revision += 1
+        webset.progress_updated_at = webset.updated_at = now
+        changed = [views.item(row, detail="compact", finished=False, criteria_by_id=by_id) for row in waiting]
+        await service.append_changed(session, ctx.runtime.notifier, webset, changed, [])
 
 
 def _planned(strategy: dict[str, Any]) -> list[PlannedQuery]:
@@ -276,13 +322,30 @@ async def _set_stage(ctx: JobContext, webset_id: str, stage: str) -> None:
 
 
 def score_of(criteria: Sequence[Criterion], verdicts: Sequence[Verdict]) -> tuple[str, float]:
-    """Weighted score 0-100 and its band; a failed required criterion caps the item below full."""
+    """Score 0-100 and its band. `full` means verified: every required criterion judged yes. A required
+    criterion judged unclear caps the item at partial, one judged no at rejected.
+
+    A verdict's score is how likely the criterion holds. Required criteria must all hold, so the item's
+    chance is their product; the other criteria are preferences, their weighted mean moving the score
+    down by at most a quarter. With no required criterion the weighted mean is the score.
+    """
     by_id = {v.criterion_id: v for v in verdicts}
     active = [c for c in criteria if c.active and c.id in by_id]
-    total = sum(c.weight for c in active) or 1.0
-    score = 100.0 * sum(c.weight * by_id[c.id].score for c in active) / total
-    if any(c.required and not by_id[c.id].met for c in active):
-        score = min(score, REQUIRED_CAP)
+    required = [c for c in active if c.required]
+    preferred = [c for c in active if not c.required]
+    weight = sum(c.weight for c in preferred)
+    preference = sum(c.weight * by_id[c.id].score for c in preferred) / weight if weight > 0 else 1.0
+    if required:
+        score = (
+            100.0 * math.prod(by_id[c.id].score for c in required) * (1 - PREFERENCE_SHARE * (1 - preference))
+        )
+    else:
+        score = 100.0 * preference if preferred else 0.0
+    judged = {by_id[c.id].judged for c in required}
+    if "no" in judged:
+        score = min(score, NO_CAP)
+    elif "unclear" in judged:
+        score = min(score, UNCLEAR_CAP)
     score = round(score, 1)
     return ("full" if score >= FULL else "partial" if score >= PARTIAL else "rejected"), score
 
@@ -354,7 +417,9 @@ async def _commit_batch(
             if release:
                 changed.append(views.item(row, detail="compact", finished=False, criteria_by_id=by_id))
         run_row.query_depth += 1
-        if exhausted:
+        # A query is done when the search has no more to give, or when a whole batch of its candidates
+        # (ranked best first) qualified none: those further down will not either. The run never pads.
+        if exhausted or qualified_new == 0:
             run_row.query_index += 1
             run_row.query_depth = 0
         run_row.rounds = [*run_row.rounds, _round(planned, len(prospects), qualified_new, now)]
@@ -387,6 +452,7 @@ async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) ->
 def _evaluation(v: Verdict) -> dict[str, Any]:
     return {
         "criterion_id": v.criterion_id,
+        "verdict": v.judged,
         "score": round(v.score, 3),
         "reasoning": v.reasoning,
         "confidence": v.confidence,

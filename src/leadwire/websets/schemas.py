@@ -195,18 +195,22 @@ class MatchOut(TypedDict):
 
 
 class ChecksOut(TypedDict):
+    """Criteria by verdict: met = yes, partial = unclear, unmet = no."""
+
     total: int
     met: int
     partial: int
     unmet: int
     required_unmet: int
+    required_unclear: int
 
 
 class CriterionResultOut(TypedDict):
     criterion_id: str
     type: str
     description: str
-    outcome: str
+    verdict: Literal["yes", "no", "unclear"]
+    outcome: Literal["met", "partial", "unmet"]  # the verdict in the words of `checks`
     score: float
     reasoning: NotRequired[str]
     confidence: NotRequired[float]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from leadwire.platform.time import iso
+from leadwire.providers.reasoner import JUDGEMENTS, Judged, judged_from_score
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.schemas import (
     ChecksOut,
@@ -128,23 +129,30 @@ def compact_entity(row: WebsetItem) -> dict[str, Any]:
     return {key: row.entity.get(key) for key in keys}
 
 
-def outcome(score: float) -> str:
-    return "met" if score >= 0.75 else "partial" if score >= 0.4 else "unmet"
+Outcome = Literal["met", "partial", "unmet"]
+_OUTCOMES: dict[Judged, Outcome] = {"yes": "met", "unclear": "partial", "no": "unmet"}
+
+
+def verdict_of(evaluation: dict[str, Any]) -> Judged:
+    """A stored evaluation's verdict; one stored before verdicts were, read from its score."""
+    stored = evaluation.get("verdict")
+    return stored if stored in JUDGEMENTS else judged_from_score(float(evaluation["score"]))
 
 
 def checks(evaluations: list[dict[str, Any]], criteria_by_id: dict[str, dict[str, Any]]) -> ChecksOut:
-    outcomes = [outcome(e["score"]) for e in evaluations]
-    required_unmet = sum(
-        1
-        for e in evaluations
-        if e["score"] < 0.5 and criteria_by_id.get(e["criterion_id"], {}).get("required", False)
-    )
+    verdicts = [verdict_of(e) for e in evaluations]
+    required = [
+        v
+        for v, e in zip(verdicts, evaluations, strict=True)
+        if criteria_by_id.get(e["criterion_id"], {}).get("required", False)
+    ]
     return {
-        "total": len(outcomes),
-        "met": outcomes.count("met"),
-        "partial": outcomes.count("partial"),
-        "unmet": outcomes.count("unmet"),
-        "required_unmet": required_unmet,
+        "total": len(verdicts),
+        "met": verdicts.count("yes"),
+        "partial": verdicts.count("unclear"),
+        "unmet": verdicts.count("no"),
+        "required_unmet": required.count("no"),
+        "required_unclear": required.count("unclear"),
     }
 
 
@@ -156,7 +164,8 @@ def _result(
         "criterion_id": evaluation["criterion_id"],
         "type": criterion.get("type", ""),
         "description": criterion.get("description", ""),
-        "outcome": outcome(evaluation["score"]),
+        "verdict": (verdict := verdict_of(evaluation)),
+        "outcome": _OUTCOMES[verdict],
         "score": evaluation["score"],
     }
     if detail == "full":

