@@ -91,6 +91,22 @@ def test_items_export_every_page_as_csv_and_jsonl(monkeypatch: pytest.MonkeyPatc
     assert "Alpha Freight" in as_table.stdout and "3 items (verified)" in as_table.stdout
 
 
+def test_items_read_in_detail_show_each_criterion_s_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged = {
+        **B,
+        "criteria": [
+            {"type": "location", "verdict": "yes", "reasoning": "Its record places it in DE, as required."},
+            {"type": "industry", "verdict": "unclear", "reasoning": "Its label “Industrials” is broad."},
+        ],
+    }
+    fake = FakeWebsets(Snapshot([A, judged], [(10, 2)]))
+    result = invoke(fake, monkeypatch, "items", "ws_1", "--detail", "full")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Verdicts" in out and "location yes" in out and "industry unclear" in out
+    assert "Industrials" in out and "as required" not in out  # a yes needs no explanation in the table
+
+
 def test_find_more_prints_its_job_follows_its_run_and_reports_a_busy_webset(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

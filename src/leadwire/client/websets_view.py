@@ -38,11 +38,19 @@ def row(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def items_table(items: Iterable[dict[str, Any]], caption: str = "") -> Table:
+    """The items, one row each; items read at detail standard or full also show each criterion's verdict
+    (and, at full, why it is not a yes)."""
+    shown = list(items)
+    judged = any(item.get("criteria") for item in shown)
     grid = Table(caption=Text(caption), caption_justify="left")
-    for header in ("Name", "Website", "Industry / Title", "Match", "Score", "Final"):
+    headers = ("Name", "Website", "Industry / Title", "Match", "Score", "Final") + (
+        ("Verdicts",) if judged else ()
+    )
+    for header in headers:
         numeric = header in ("Score", "Final")
-        grid.add_column(header, justify="right" if numeric else "left", max_width=None if numeric else 40)
-    for item in items:
+        width = None if numeric else 60 if header == "Verdicts" else 40
+        grid.add_column(header, justify="right" if numeric else "left", max_width=width)
+    for item in shown:
         cells = row(item)
         score = cells["score"]
         grid.add_row(
@@ -50,8 +58,21 @@ def items_table(items: Iterable[dict[str, Any]], caption: str = "") -> Table:
             Text(str(cells["match_status"] or "-")),
             Text(f"{float(score):.0f}" if isinstance(score, int | float) else "-"),
             Text("no" if cells["provisional"] else "yes"),
+            *((Text(verdicts(item)),) if judged else ()),
         )
     return grid
+
+
+def verdicts(item: dict[str, Any]) -> str:
+    """One line per criterion: `industry unclear: Its industry label “Industrials” gathers …`."""
+    lines = []
+    for result in item.get("criteria") or []:
+        line = f"{result.get('type') or 'criterion'} {result.get('verdict') or result.get('outcome') or '?'}"
+        reasoning = result.get("reasoning")
+        if reasoning and result.get("verdict") != "yes":
+            line += f": {reasoning}"
+        lines.append(line)
+    return "\n".join(lines) or "-"
 
 
 def progress_line(state: WebsetState, fallback: dict[str, Any] | None = None) -> str:

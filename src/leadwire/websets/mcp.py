@@ -119,7 +119,11 @@ def register_tools(kit: ToolKit) -> None:
         return await kit.read(lambda session: service.strategy(session, caller, webset_id))
 
     @kit.server.tool(
-        description="One page of a prospect list's items, with the snapshot's stream checkpoint."
+        description=(
+            "One page of a prospect list's items, with the snapshot's stream checkpoint. match=full means "
+            "every required criterion was shown by a specific fact; detail standard or full gives each "
+            "criterion's verdict (yes, no or unclear), full also the reasoning and references."
+        )
     )
     async def list_webset_items(
         webset_id: str,
@@ -156,7 +160,13 @@ def register_tools(kit: ToolKit) -> None:
 
         return await kit.read(read)
 
-    @kit.server.tool(description="Continue discovery on a finished prospect list; returns the Find More job.")
+    @kit.server.tool(
+        description=(
+            "Continue discovery on a finished prospect list; returns the Find More job. It never pads: "
+            "with no candidate left that would qualify it stops `exhausted` with fewer items, charged for "
+            "those delivered."
+        )
+    )
     async def find_more_webset(webset_id: str, count: MoreCount = 25, wait_seconds: int = 0) -> PublicJob:
         caller = await kit.allowed("websets:write", "task")
         body = kit.validate(FindMoreRequest, {"count": count})
