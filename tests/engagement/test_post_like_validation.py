@@ -25,6 +25,11 @@ BODY_CASES: list[tuple[dict[str, Any], str, str]] = [
     ({"profile_url": "https://www.linkedin.com/company/acme"}, "invalid_profile_url", "profile_url"),
     ({"profile_url": "ftp://linkedin.com/in/ada"}, "invalid_profile_url", "profile_url"),
     ({"profile_url": 42}, "invalid_profile_url", "profile_url"),
+    # Dot segments (also percent-encoded) once reached the provider's API root with the account's key.
+    ({"profile_url": "linkedin.com/in/%2e%2e"}, "invalid_profile_url", "profile_url"),
+    ({"profile_url": "https://www.linkedin.com/in/%2E"}, "invalid_profile_url", "profile_url"),
+    ({"profile_url": "https://www.linkedin.com/in/.../"}, "invalid_profile_url", "profile_url"),
+    ({"profile_url": "https://www.linkedin.com/in/%252e%252e"}, "invalid_profile_url", "profile_url"),
     ({"content": None}, "content_required", "content"),
     ({"content": " \n "}, "content_required", "content"),
     ({"post_limit": 0}, "post_limit_invalid", "post_limit"),

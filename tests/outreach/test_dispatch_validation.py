@@ -106,6 +106,7 @@ BASIC_CASES = [
     ("linkedin without profile", lambda a: linkedin(a, recipient={}), "recipient_profile_url_required"),
     ("linkedin not a profile", lambda a: linkedin(a, recipient={"profile_url": "https://example.com/in/jane"}), "invalid_profile_url"),
     ("linkedin company page", lambda a: linkedin(a, recipient={"profile_url": "https://www.linkedin.com/company/acme"}), "invalid_profile_url"),
+    ("linkedin dot segment", lambda a: linkedin(a, recipient={"profile_url": "linkedin.com/in/%2e%2e"}), "invalid_profile_url"),
     ("linkedin without text", lambda a: linkedin(a, content={}), "content_text_or_attachment_required"),
     ("whatsapp without phone", lambda a: whatsapp(a, recipient={}), "recipient_phone_required"),
     ("whatsapp without text", lambda a: whatsapp(a, content={"text": ""}), "content_text_or_attachment_required"),

@@ -315,3 +315,46 @@ async def test_no_log_line_carries_a_request_payload(
             logging.Formatter().formatException(record.exc_info) if record.exc_info else ""
         )
         assert MARKER not in line, line
+
+
+def nested(depth: int, leaf: str = "\u0000") -> str:
+    """A body nesting arrays ``depth`` deep around ``leaf`` (NUL by default)."""
+    return '{"message": "ok", "a": ' + "[" * depth + f'"{leaf}"' + "]" * depth + "}"
+
+
+@pytest.mark.parametrize("leaf", ["\\u0000", "x"])
+async def test_a_body_nested_past_the_limit_is_invalid_request_before_any_walk(
+    client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime, leaf: str
+) -> None:
+    """1,000 levels with NUL at the bottom once raised RecursionError in the NUL check: a 500."""
+    acct = await accounts.create(credits=10)
+    headers = {**acct.headers, "Content-Type": "application/json"}
+    response = await client.post("/api/v2/test/echo", content=nested(1000, leaf), headers=headers)
+    assert_error(response, 400, "invalid_request")
+    assert "nested deeper" in response.json()["error"]["detail"]
+    shallow = await client.post("/api/v2/test/echo", content=nested(20, "x"), headers=headers)
+    assert_ok(shallow, 202)
+    assert await job_count(runtime) == 1
+
+
+async def test_mcp_refuses_a_deeply_nested_body_without_a_key_as_400(client: httpx.AsyncClient) -> None:
+    body = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"a": ' + "[" * 1000
+    body += '"\\u0000"' + "]" * 1000 + "}}"
+    response = await client.post("/mcp/", content=body, headers=MCP_HEADERS)
+    assert_error(response, 400, "invalid_request")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v2/websets?cursor=a.%C3%A9",
+        "/api/v2/websets?cursor=%C3%A9.%C3%A9",
+        "/api/v2/websets?cursor=%F0%9F%98%80.abc",
+    ],
+)
+async def test_a_cursor_with_non_ascii_characters_is_invalid_request(
+    client: httpx.AsyncClient, accounts: AccountFactory, path: str
+) -> None:
+    """compare_digest takes only ASCII text: a hand-edited cursor once raised TypeError, a 500."""
+    acct = await accounts.create()
+    assert_error(await client.get(path, headers=acct.headers), 400, "invalid_request", param="cursor")

@@ -42,3 +42,10 @@ def test_cursor_of_another_query_or_instance_is_refused() -> None:
         CODEC.decode(cursor, bound_to=binding(target_kind="person"))
     with pytest.raises(ApiError):
         CursorCodec("other-secret").decode(cursor, bound_to=binding(target_kind="company"))
+
+
+@pytest.mark.parametrize("cursor", ["a.é", "é.é", "😀.abc", "abc.\udcff"])
+def test_a_cursor_that_is_not_ascii_is_refused_not_compared(cursor: str) -> None:
+    with pytest.raises(ApiError) as caught:
+        CursorCodec("secret").decode(cursor, bound_to="b")
+    assert caught.value.code == "invalid_request" and caught.value.param == "cursor"

@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadwire.config import Settings
 from leadwire.platform.auth import authenticate_headers
-from leadwire.platform.body import reject_nul
+from leadwire.platform.body import check_body
 from leadwire.platform.capability import Capability
 from leadwire.platform.errors import ApiError
 from leadwire.platform.mcp_tools import ToolKit, caller_var
@@ -105,9 +105,8 @@ async def _read_body(receive: Receive) -> bytes:
         if not message.get("more_body", False):
             break
     body = b"".join(chunks)
-    if b"\\u0000" in body:
-        with contextlib.suppress(orjson.JSONDecodeError):
-            reject_nul(body, orjson.loads(body))
+    with contextlib.suppress(orjson.JSONDecodeError):
+        check_body(body, orjson.loads(body))
     return body
 
 

@@ -47,8 +47,35 @@ async def read_json_object(request: Request) -> dict[str, Any]:
         raise ApiError("invalid_request", detail="malformed JSON") from None
     if not isinstance(data, dict):
         raise ApiError("invalid_request", detail="the body must be a JSON object")
-    reject_nul(raw, data)
+    check_body(raw, data)
     return data
+
+
+MAX_DEPTH = 32  # JSON nesting of a body: every request shape needs fewer than 10 levels
+DEPTH_DETAIL = f"JSON nested deeper than {MAX_DEPTH} levels"
+
+
+def check_body(raw: bytes, data: Any) -> None:
+    """400 `invalid_request` for a body nested deeper than ``MAX_DEPTH`` or holding NUL text. The depth
+    is measured without recursion, before anything walks the body recursively."""
+    if depth_of(data) > MAX_DEPTH:
+        raise ApiError("invalid_request", detail=DEPTH_DETAIL)
+    reject_nul(raw, data)
+
+
+def depth_of(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (a scalar: 0), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 NUL_DETAIL = "text must not contain NUL (U+0000) characters"
@@ -66,20 +93,24 @@ def reject_nul(raw: bytes, data: Any) -> None:
 
 
 def nul_path(value: Any, path: str = "") -> str | None:
-    """The dotted path of the first string (value or key) containing NUL, or None."""
-    if isinstance(value, str):
-        return path if "\x00" in value else None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            child = f"{path}.{key}" if path else str(key)
-            if "\x00" in str(key):
-                return child
-            if (found := nul_path(item, child)) is not None:
-                return found
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            if (found := nul_path(item, f"{path}.{index}" if path else str(index))) is not None:
-                return found
+    """The dotted path of the first string (value or key) containing NUL, or None; walked with a stack,
+    so no nesting makes it recurse."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return at
+        elif isinstance(item, dict):
+            children = []
+            for key, child in item.items():
+                where = f"{at}.{key}" if at else str(key)
+                if "\x00" in str(key):
+                    return where
+                children.append((child, where))
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            stack.extend(reversed([(child, f"{at}.{i}" if at else str(i)) for i, child in enumerate(item)]))
     return None
 
 

@@ -42,10 +42,13 @@ class CursorCodec:
 
     def decode(self, cursor: str, *, bound_to: str) -> dict[str, Any]:
         body, dot, mac = cursor.partition(".")
+        # Compared as bytes: a cursor is ASCII, and one that is not (a hand-edited one) is refused,
+        # never handed to compare_digest as text it cannot take.
         if (
             not dot
             or len(cursor) > MAX_CURSOR_LENGTH
-            or not hmac.compare_digest(mac, _mac(self._secret, body))
+            or not cursor.isascii()
+            or not hmac.compare_digest(mac.encode(), _mac(self._secret, body).encode())
         ):
             raise ApiError("invalid_request", param="cursor", detail="pass next_cursor back unchanged")
         data = orjson.loads(_unb64(body))

@@ -95,6 +95,10 @@ def linkedin_profile_url(url: str) -> str:
     if len(segments) != 2 or segments[0].lower() != "in":
         raise ValueError("not a linkedin.com/in/<profile> URL")
     slug = unquote(segments[1]).strip()
-    if not slug or any(c.isspace() or not c.isprintable() or c in "/?#" for c in slug):
+    if not slug or any(c.isspace() or not c.isprintable() or c in "/?#%\\" for c in slug):
         raise ValueError("not a profile identifier")
+    if not slug.strip("."):
+        # "." and ".." are path segments, not names: a client library collapses them, and the call
+        # would reach the provider's parent path (its API root) instead of this profile.
+        raise ValueError("a dot segment is not a profile identifier")
     return f"https://www.linkedin.com/in/{slug.lower()}"
