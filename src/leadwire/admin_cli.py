@@ -27,6 +27,8 @@ def one_of(values: Any) -> str:
     return ", ".join(values)
 
 
+# A secret on the command line is visible to every user of the machine (ps) and kept in shell history.
+SECRET_HELP = "; better from its environment variable, or '-' to read it from standard input"
 PROVIDERS_HELP = "; ".join(f"{channel}: {one_of(names)}" for channel, names in PROVIDERS_BY_CHANNEL.items())
 
 admin_app = typer.Typer(
@@ -217,17 +219,23 @@ def account_add(
     smtp_host: str | None = typer.Option(None, help="smtp: the server's host (required)"),
     smtp_port: int = typer.Option(587, help="smtp: the server's port"),
     smtp_username: str | None = typer.Option(None, help="smtp: login user name"),
-    smtp_password: str | None = typer.Option(None, help="smtp: login password (stored encrypted)"),
+    smtp_password: str | None = typer.Option(
+        None, envvar="LEADWIRE_SMTP_PASSWORD", help=f"smtp: login password (stored encrypted){SECRET_HELP}"
+    ),
     smtp_tls: str = typer.Option("starttls", help=f"smtp: one of {one_of(SMTP_TLS)}"),
     from_address: str | None = typer.Option(None, help="smtp: the sender address (required)"),
     unipile_dsn: str | None = typer.Option(None, help="unipile: the API DSN (required)"),
-    unipile_api_key: str | None = typer.Option(None, help="unipile: the API key (stored encrypted)"),
+    unipile_api_key: str | None = typer.Option(
+        None, envvar="LEADWIRE_UNIPILE_API_KEY", help=f"unipile: the API key (stored encrypted){SECRET_HELP}"
+    ),
     unipile_account_id: str | None = typer.Option(None, help="unipile: the LinkedIn account id (required)"),
     wa_phone_number_id: str | None = typer.Option(
         None, help="whatsapp_cloud: the phone number id (required)"
     ),
     wa_access_token: str | None = typer.Option(
-        None, help="whatsapp_cloud: the access token (stored encrypted)"
+        None,
+        envvar="LEADWIRE_WA_ACCESS_TOKEN",
+        help=f"whatsapp_cloud: the access token (stored encrypted){SECRET_HELP}",
     ),
 ) -> None:
     """Connect a channel account for a user; prints its account_id (secrets are stored encrypted)."""
@@ -239,14 +247,14 @@ def account_add(
         smtp_host=smtp_host,
         smtp_port=smtp_port,
         smtp_username=smtp_username,
-        smtp_password=smtp_password,
+        smtp_password=_secret(smtp_password),
         smtp_tls=smtp_tls,
         from_address=from_address,
         unipile_dsn=unipile_dsn,
-        unipile_api_key=unipile_api_key,
+        unipile_api_key=_secret(unipile_api_key),
         unipile_account_id=unipile_account_id,
         wa_phone_number_id=wa_phone_number_id,
-        wa_access_token=wa_access_token,
+        wa_access_token=_secret(wa_access_token),
     )
     box = SecretBox(load_settings().resolved_secret_key) if secret else None
 
@@ -265,6 +273,17 @@ def account_add(
         return {"account_id": account.id}
 
     _admin(work)
+
+
+def _secret(value: str | None) -> str | None:
+    """A provider secret as given: ``-`` reads it from standard input (one line), so it need not appear
+    in the process list or the shell history; its environment variable does the same."""
+    if value != "-":
+        return value
+    read = sys.stdin.readline().rstrip("\r\n")
+    if not read:
+        fail("expected the secret on standard input (one line)")
+    return read
 
 
 def _provider_options(provider: str, **options: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:

@@ -67,6 +67,7 @@ class Settings(BaseSettings):
     # Browser origins allowed to call /mcp/ (none by default: MCP clients are not browsers).
     allowed_origins: str = ""
     metrics_token: str | None = None  # when set, GET /metrics needs `Authorization: Bearer <token>`
+    metrics_public: bool = False  # without a token /metrics is refused unless this opens it to anyone
     header_timeout_seconds: float = Field(default=10.0, gt=0)
     body_timeout_seconds: float = Field(default=30.0, gt=0)
     max_header_bytes: int = Field(default=32768, ge=1024)

@@ -26,7 +26,9 @@ pytestmark = pytest.mark.e2e
 def test_serve_bootstraps_demo_account_and_serves_credits(tmp_path: Path) -> None:
     data_dir = tmp_path / "var"
     port = free_port()
-    env = process_env(data_dir, LEADWIRE_PORT=str(port), LEADWIRE_LOG_LEVEL="info")
+    env = process_env(
+        data_dir, LEADWIRE_PORT=str(port), LEADWIRE_LOG_LEVEL="info", LEADWIRE_METRICS_PUBLIC="true"
+    )
     base = f"http://127.0.0.1:{port}"
     log = tmp_path / "serve.log"
     with leadwire_process(["serve", "--no-build-world"], env, log) as process:

@@ -33,7 +33,7 @@ def api(pg_database: str, tmp_path: Path) -> Iterator[tuple[str, TestAccount]]:
         with_runtime(pg_database, lambda rt: AccountFactory(rt).create(plan="business"))
     )
     port = free_port()
-    env = process_env(tmp_path, pg_database, LEADWIRE_LOG_LEVEL="warning")
+    env = process_env(tmp_path, pg_database, LEADWIRE_LOG_LEVEL="warning", LEADWIRE_METRICS_PUBLIC="true")
     log = tmp_path / "api.log"
     with leadwire_process(["api", "--port", str(port)], env, log) as process:
         base_url = f"http://127.0.0.1:{port}"

@@ -175,6 +175,21 @@ async def test_every_response_carries_the_security_headers(
     assert "script-src 'self'" in docs_csp  # the page loads its own assets (tests/platform/test_docs_pages)
 
 
+async def test_metrics_are_closed_unless_a_token_is_set_or_the_operator_opens_them(runtime: Runtime) -> None:
+    app = create_app(runtime=runtime)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with (
+        app_lifespan(app),
+        httpx.AsyncClient(transport=transport, base_url="http://leadwire.test") as http,
+    ):
+        closed = await http.get("/metrics")
+        runtime.settings = runtime.settings.model_copy(update={"metrics_public": True})
+        opened = await http.get("/metrics")
+    assert_error(closed, 401, "api_key_missing")
+    assert "LEADWIRE_METRICS_PUBLIC" in closed.json()["error"]["detail"]
+    assert opened.status_code == 200 and "leadwire_http_requests_total" in opened.text
+
+
 async def test_metrics_need_the_token_when_one_is_configured(runtime: Runtime) -> None:
     runtime.settings = runtime.settings.model_copy(update={"metrics_token": "s3cret-token"})
     app = create_app(runtime=runtime)

@@ -87,22 +87,27 @@ def leaked_keys(dump: str, keys: dict[str, str]) -> list[str]:
     return [label for label, raw in keys.items() if any(f in dump for f in key_fragments(raw))]
 
 
-def admin_cli(settings: Settings, *args: str) -> dict[str, Any]:
+def admin_cli(
+    settings: Settings, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> dict[str, Any]:
     """`leadwire admin ...` on the test's database and data dir (its Fernet key); the JSON it prints."""
-    env = {
+    full_env: dict[str, str | None] = {
         "LEADWIRE_DATABASE_URL": settings.resolved_database_url,
         "LEADWIRE_DATA_DIR": str(settings.data_dir),
         "LEADWIRE_PLUGINS": "tests.support.echo",
         "LEADWIRE_SECRET_KEY": None,
+        **(env or {}),
     }
-    result = CliRunner().invoke(cli_app, ["admin", *args], env=env)
+    result = CliRunner().invoke(cli_app, ["admin", *args], env=full_env, input=stdin)
     assert result.exit_code == 0, result.output
     printed: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return printed
 
 
-async def run_cli(settings: Settings, *args: str) -> dict[str, Any]:
-    return await asyncio.to_thread(admin_cli, settings, *args)
+async def run_cli(
+    settings: Settings, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> dict[str, Any]:
+    return await asyncio.to_thread(lambda: admin_cli(settings, *args, env=env, stdin=stdin))
 
 
 async def test_no_key_is_recoverable_from_a_database_dump(
@@ -163,14 +168,15 @@ async def test_provider_secrets_are_encrypted_at_rest_and_never_copied_out(
         "--smtp-username", "sender", "--smtp-password", secrets["smtp"],
         "--from-address", "sales@leadwire.example",
     )  # fmt: skip
+    # Secrets kept off the command line: from the environment, and from standard input.
     unipile = await run_cli(
         settings, "account", "add", *user, "--channel", "linkedin", "--provider", "unipile",
-        "--unipile-dsn", "https://api1.unipile.example:13111", "--unipile-api-key", secrets["unipile"],
-        "--unipile-account-id", "acc_1",
+        "--unipile-dsn", "https://api1.unipile.example:13111", "--unipile-account-id", "acc_1",
+        env={"LEADWIRE_UNIPILE_API_KEY": secrets["unipile"]},
     )  # fmt: skip
     whatsapp = await run_cli(
         settings, "account", "add", *user, "--channel", "whatsapp", "--provider", "whatsapp_cloud",
-        "--wa-phone-number-id", "1555", "--wa-access-token", secrets["whatsapp"],
+        "--wa-phone-number-id", "1555", "--wa-access-token", "-", stdin=secrets["whatsapp"] + "\n",
     )  # fmt: skip
     service = await accounts.connect_provider(
         owner.user_id, "linkedin", "unipile", {"unipile_dsn": "https://u.example", "unipile_account_id": "a"},

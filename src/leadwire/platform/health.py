@@ -178,8 +178,14 @@ def _world(request: Request) -> dict[str, Any] | None:
 )
 async def metrics(request: Request, runtime: Runtime = Depends(get_runtime)) -> Response:
     """Prometheus text format: requests by route and status, latencies, asyncio tasks, pool use and
-    rate-limit fallbacks. No API key; `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set."""
+    rate-limit fallbacks. No API key: `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>`, or nothing when the
+    operator opened it with `LEADWIRE_METRICS_PUBLIC=true`; closed otherwise."""
     token = runtime.settings.metrics_token
+    if not token and not runtime.settings.metrics_public:
+        raise ApiError(
+            "api_key_missing",
+            detail="set LEADWIRE_METRICS_TOKEN and send it as a bearer token, or LEADWIRE_METRICS_PUBLIC",
+        )
     if token:
         scheme, _, given = request.headers.get("authorization", "").partition(" ")
         if not given:

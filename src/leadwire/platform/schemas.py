@@ -36,7 +36,7 @@ class JobProgress(TypedDict):
 
 class JobResource(TypedDict):
     type: str
-    id: str | None
+    id: str
 
 
 class JobError(TypedDict):
@@ -60,7 +60,7 @@ class PublicJob(TypedDict):
     status: JobStatus
     channel: NotRequired[Channel]  # outreach jobs only
     progress: JobProgress
-    resource: JobResource | None
+    resource: JobResource  # what the job is about; {type: job, id: <its own id>} when nothing else
     scheduled_at: str
     started_at: str | None
     finished_at: str | None

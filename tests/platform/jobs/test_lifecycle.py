@@ -38,6 +38,8 @@ async def test_created_job_is_queued_with_every_public_field(
     assert set(job) == JOB_FIELDS  # no `channel`: only outreach jobs carry it
     assert job["result"] is None and job["error"] is None and job["attempt_count"] == 0
     assert job["scheduled_at"].endswith("Z") and job["started_at"] is None
+    # A job about nothing else names itself: every job's resource is an object.
+    assert job["resource"] == {"type": "job", "id": item["id"]} == item["resource"]
 
 
 async def test_worker_runs_job_to_succeeded(

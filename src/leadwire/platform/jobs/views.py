@@ -8,7 +8,15 @@ from typing import Any, cast
 
 from leadwire.platform.jobs.models import JobLike
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.schemas import Channel, JobBilling, JobError, JobStatus, PublicJob, ReducedJob
+from leadwire.platform.schemas import (
+    Channel,
+    JobBilling,
+    JobError,
+    JobResource,
+    JobStatus,
+    PublicJob,
+    ReducedJob,
+)
 from leadwire.platform.time import iso
 
 
@@ -18,7 +26,7 @@ def public_job(job: JobLike) -> PublicJob:
         action=job.action,
         status=cast(JobStatus, job.status),
         progress={"stage": job.progress_stage, "percent": round(job.progress_percent, 2)},
-        resource={"type": job.resource_type, "id": job.resource_id} if job.resource_type else None,
+        resource=_resource(job),
         scheduled_at=iso(job.scheduled_at),
         started_at=iso(job.started_at),
         finished_at=iso(job.finished_at),
@@ -36,6 +44,14 @@ def public_job(job: JobLike) -> PublicJob:
     if isinstance(job.payload, dict) and job.payload.get("metadata") is not None:
         item["metadata"] = job.payload["metadata"]
     return item
+
+
+def _resource(job: JobLike) -> JobResource:
+    """What the job is about; a job about nothing else (a research query, a customs section) names
+    itself, so every job carries an object here."""
+    if job.resource_type and job.resource_id:
+        return {"type": job.resource_type, "id": job.resource_id}
+    return {"type": "job", "id": job.id}
 
 
 def _error(job: JobLike) -> JobError | None:
