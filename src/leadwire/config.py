@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     idempotency_lock_timeout_seconds: float = 60.0
     # Key lookups are cached this long per process: revocation and expiry apply within it.
     auth_cache_seconds: float = 2.0
+    auth_miss_cache_seconds: float = 30.0  # an unknown key is not looked up again for this long
+    auth_failures_per_minute: int = 60  # failed authentications per client address before 429
 
     # Every call to a backing service is bounded: past these, the request answers 503 task_unavailable.
     db_connect_timeout_seconds: float = Field(default=5.0, gt=0)

@@ -126,3 +126,43 @@ async def test_key_is_never_logged(
     assert "leadwire.access" in {r.name for r in caplog.records}
     assert acct.key not in logged
     assert acct.key_id in logged
+
+
+async def test_an_unknown_key_is_read_once_then_known_as_a_miss(
+    client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leadwire.platform import auth
+
+    reads: list[str] = []
+    real = auth.find_key
+
+    async def counted(session, raw):  # type: ignore[no-untyped-def]
+        reads.append(raw)
+        return await real(session, raw)
+
+    monkeypatch.setattr(auth, "find_key", counted)
+    unknown = {"Authorization": "Bearer lw_live_" + "m" * 32}
+    for _ in range(5):
+        assert_error(await client.get("/api/v2/credits", headers=unknown), 401, "api_key_invalid")
+    assert len(reads) == 1
+
+
+async def test_an_address_past_its_failed_attempts_gets_429_before_any_read(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    runtime.auth_guard.failures_per_minute = 3
+    runtime.key_cache.ttl = 3600.0
+    acct = await accounts.create()
+    assert_ok(await client.get("/api/v2/credits", headers=acct.headers))  # known to this process
+    for i in range(3):
+        wrong = {"Authorization": f"Bearer lw_live_{i:032d}"}
+        assert_error(await client.get("/api/v2/credits", headers=wrong), 401, "api_key_invalid")
+    refused = await client.get("/api/v2/credits", headers={"Authorization": "Bearer lw_live_" + "z" * 32})
+    assert_error(refused, 429, "api_rate_limit_exceeded")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # A key this process already holds still works from that address; a missing key is no attempt.
+    assert_ok(await client.get("/api/v2/credits", headers=acct.headers))
+    assert_error(await client.get("/api/v2/credits"), 401, "api_key_missing")
+    # Another address is not affected.
+    runtime.auth_guard.failures_per_minute = 3
+    assert runtime.auth_guard.retry_after("192.0.2.7") is None

@@ -74,7 +74,8 @@ class McpAuth:
         try:
             self._check_headers(scope, headers)
             body = await _read_body(receive)
-            caller = await authenticate_headers(headers, self.get_runtime())
+            client = scope.get("client")
+            caller = await authenticate_headers(headers, self.get_runtime(), client[0] if client else None)
         except ApiError as exc:
             await send_error(send, exc)
             return

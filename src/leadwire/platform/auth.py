@@ -65,19 +65,30 @@ class _KeyRecord:
     fetched_at: float
 
 
-async def _lookup(runtime: Runtime, raw: str) -> _KeyRecord | None:
+async def _lookup(runtime: Runtime, raw: str, client: str | None) -> _KeyRecord | None:
     """The key's record, from the process cache (`platform.key_cache`) or read on the read engine —
     outside the request's own session, so a write request's transaction starts with its idempotency
-    claim, not a lookup."""
+    claim, not a lookup. A key known not to exist is not read again for a while, and an address past its
+    failed attempts reads nothing (`platform.auth_guard`)."""
     digest = digest_key(raw)
     cached: _KeyRecord | None = runtime.key_cache.get(digest)
     if cached is not None:
         return cached
+    guard = runtime.auth_guard
+    if (wait := guard.retry_after(client)) is not None:
+        raise ApiError(
+            "api_rate_limit_exceeded",
+            detail="too many failed authentications from this address: wait before trying again",
+            headers={"Retry-After": str(wait)},
+        )
+    if guard.known_miss(digest):
+        return None
     fetched_at = time.monotonic()
     generation = runtime.key_cache.generation
     async with runtime.reader() as session:
         found = await find_key(session, raw)
         if found is None:
+            guard.remember_miss(digest)
             return None
         key, user = found
         record = _KeyRecord(
@@ -93,12 +104,27 @@ async def _lookup(runtime: Runtime, raw: str) -> _KeyRecord | None:
     return record
 
 
-async def authenticate_headers(headers: Mapping[str, str], runtime: Runtime) -> Caller:
-    """The caller behind `Authorization: Bearer` or `x-api-key`, or the 401 that explains why not."""
+async def authenticate_headers(
+    headers: Mapping[str, str], runtime: Runtime, client: str | None = None
+) -> Caller:
+    """The caller behind `Authorization: Bearer` or `x-api-key`, or the 401 that explains why not; a
+    failure counts against the client's address (`client`, when known)."""
     raw = _raw_key(headers)
+    try:
+        return await _caller(raw, runtime, client)
+    except ApiError as exc:
+        if exc.code in _FAILURES:
+            runtime.auth_guard.failed(client)
+        raise
+
+
+_FAILURES = frozenset({"api_key_invalid", "api_key_revoked", "api_key_expired"})
+
+
+async def _caller(raw: str, runtime: Runtime, client: str | None) -> Caller:
     if not raw.startswith(("lw_live_", "lw_test_")) or len(raw) > 200:
         raise ApiError("api_key_invalid", detail="not a Leadwire key: keys start with lw_live_ or lw_test_")
-    record = await _lookup(runtime, raw)
+    record = await _lookup(runtime, raw, client)
     if record is None:
         raise ApiError("api_key_invalid", detail="no such key on this server")
     if record.revoked:
@@ -151,7 +177,8 @@ async def authenticated_caller(request: Request) -> Caller:
 
     Reaches the runtime through the app rather than a dependency of its own: this runs on every request,
     and each level of dependency resolution showed in the read path's profile."""
-    caller = await authenticate_headers(request.headers, request.app.state.runtime)
+    client = request.client.host if request.client else None
+    caller = await authenticate_headers(request.headers, request.app.state.runtime, client)
     request.state.key_id = caller.key_id
     return caller
 

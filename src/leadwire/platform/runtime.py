@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
 
 from leadwire.config import Settings
+from leadwire.platform.auth_guard import AuthGuard
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.key_cache import KeyCache
@@ -35,6 +36,7 @@ class Runtime:
     draining: bool = False
     services: Services = field(default_factory=Services)
     key_cache: KeyCache = field(init=False)
+    auth_guard: AuthGuard = field(init=False)
     # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
     # (`make_engine(readonly=True)`): autocommit, so a read is one call; it never waits for or holds
     # SQLite's write lock; on PostgreSQL its sessions are read-only, with a pool of their own.
@@ -44,6 +46,9 @@ class Runtime:
 
     def __post_init__(self) -> None:
         self.key_cache = KeyCache(self.settings.auth_cache_seconds)
+        self.auth_guard = AuthGuard(
+            self.settings.auth_failures_per_minute, self.settings.auth_miss_cache_seconds
+        )
         self.notifier.hub.on(KEY_CHANNEL, self.key_cache.forget)  # a revoked key, in any process
         if self.read_sessionmaker is None:
             size = self.settings.db_read_pool_size
