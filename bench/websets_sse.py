@@ -567,9 +567,13 @@ def main() -> None:
         tmp = Path(tmp_name)
         with bs.temp_postgres_database("sse") as pg_url:
             database_url = bs.sqlalchemy_url(pg_url)
+            # One key holds every client's stream here: the per-key and per-account stream caps are
+            # raised to the bench's client count (a deployment keeps the defaults).
+            caps = str(args.clients + 10)
             env = bs.leadwire_env(
-                tmp / "data", database_url=database_url, plugins=args.api_plugins, pycache=tmp / "pycache"
-            )
+                tmp / "data", database_url=database_url, plugins=args.api_plugins, pycache=tmp / "pycache",
+                LEADWIRE_STREAM_LIMIT_PER_KEY=caps, LEADWIRE_STREAM_LIMIT_PER_ACCOUNT=caps,
+            )  # fmt: skip
             if args.api_pythonpath:
                 env["PYTHONPATH"] = f"{args.api_pythonpath}:{env['PYTHONPATH']}"
                 bs.note(f"API with LEADWIRE_PLUGINS={args.api_plugins} from {args.api_pythonpath}")

@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     auth_cache_seconds: float = 2.0
     auth_miss_cache_seconds: float = 30.0  # an unknown key is not looked up again for this long
     auth_failures_per_minute: int = 60  # failed authentications per client address before 429
+    stream_limit_per_key: int = 20  # open SSE streams one key may hold in one API process
+    stream_limit_per_account: int = 50  # open SSE streams one account may hold in one API process
 
     # Every call to a backing service is bounded: past these, the request answers 503 task_unavailable.
     db_connect_timeout_seconds: float = Field(default=5.0, gt=0)

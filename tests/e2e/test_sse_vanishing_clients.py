@@ -33,7 +33,11 @@ def api(pg_database: str, tmp_path: Path) -> Iterator[tuple[str, TestAccount]]:
         with_runtime(pg_database, lambda rt: AccountFactory(rt).create(plan="business"))
     )
     port = free_port()
-    env = process_env(tmp_path, pg_database, LEADWIRE_LOG_LEVEL="warning", LEADWIRE_METRICS_PUBLIC="true")
+    env = process_env(
+        tmp_path, pg_database, LEADWIRE_LOG_LEVEL="warning", LEADWIRE_METRICS_PUBLIC="true",
+        # every client is the same key: the stream caps are raised to the test's crowd
+        LEADWIRE_STREAM_LIMIT_PER_KEY="5000", LEADWIRE_STREAM_LIMIT_PER_ACCOUNT="5000",
+    )  # fmt: skip
     log = tmp_path / "api.log"
     with leadwire_process(["api", "--port", str(port)], env, log) as process:
         base_url = f"http://127.0.0.1:{port}"

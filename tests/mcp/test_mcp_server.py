@@ -210,3 +210,16 @@ async def test_an_expired_or_revoked_key_on_mcp_is_its_401(
     revoked = await accounts.key(acct.user_id)
     await accounts.revoke(revoked.key_id)
     assert_error(await rpc(client, revoked.headers, "tools/list", {}), 401, "api_key_revoked")
+
+
+async def test_the_get_stream_is_not_offered_to_anyone(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    """A GET once opened an SSE stream for any valid key, scope or not, held open indefinitely: a stateless
+    server has nothing to send on it, so it refuses the GET (405, as the transport allows)."""
+    acct = await accounts.create(scopes=[])
+    sse = {"Accept": "text/event-stream"}
+    for headers in ({**sse, **acct.headers}, sse):
+        response = await client.get("/mcp/", headers=headers)
+        assert_error(response, 405, "method_not_allowed")
+        assert response.headers["allow"] == "POST, DELETE"

@@ -134,13 +134,13 @@ async def test_an_unknown_key_is_read_once_then_known_as_a_miss(
     from leadwire.platform import auth
 
     reads: list[str] = []
-    real = auth.find_key
+    real = auth.find_key_by_digest
 
-    async def counted(session, raw):  # type: ignore[no-untyped-def]
-        reads.append(raw)
-        return await real(session, raw)
+    async def counted(session, digest):  # type: ignore[no-untyped-def]
+        reads.append(digest)
+        return await real(session, digest)
 
-    monkeypatch.setattr(auth, "find_key", counted)
+    monkeypatch.setattr(auth, "find_key_by_digest", counted)
     unknown = {"Authorization": "Bearer lw_live_" + "m" * 32}
     for _ in range(5):
         assert_error(await client.get("/api/v2/credits", headers=unknown), 401, "api_key_invalid")

@@ -51,3 +51,27 @@ async def asgi_client(
         async with httpx.AsyncClient(transport=transport, base_url=base_url, event_hooks=hooks) as http:
             yield http
     assert not checker.failures, "responses outside the OpenAPI document:\n" + "\n".join(checker.failures)
+
+
+@contextlib.asynccontextmanager
+async def served(app: FastAPI) -> AsyncIterator[str]:
+    """The app behind a real uvicorn server on a loopback port, in this event loop (so it shares the
+    test's runtime): for what needs real sockets, such as streams held open and clients that leave."""
+    import uvicorn
+
+    from tests.support.processes import free_port
+
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
+    server = uvicorn.Server(config)
+    async with app_lifespan(app):
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.02)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            await task

@@ -231,3 +231,38 @@ async def test_a_stream_whose_client_goes_away_leaves_no_task_read_or_connection
     assert not leftover, leftover
     checked_out = getattr(engine.pool, "checkedout", lambda: 0)()
     assert checked_out == 0, f"{checked_out} connections still checked out"
+
+
+async def test_a_run_whose_job_times_out_ends_the_list_failed_and_its_stream_with_complete(
+    world_client: httpx.AsyncClient, world_runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handler cut off by its job's timeout cannot tell its list: the job's failure does (`on_fail`),
+    so the list shows failed with the job's code and a stream of it ends instead of waiting forever."""
+    import dataclasses
+
+    from leadwire.platform.jobs.registry import registry
+    from leadwire.websets import service
+
+    async def stuck(ctx: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(60)
+        raise AssertionError("unreachable")
+
+    spec = registry.get(service.DISCOVER)
+    monkeypatch.setitem(
+        registry._specs, service.DISCOVER, dataclasses.replace(spec, handler=stuck, timeout_seconds=0.5)
+    )
+    acct = await AccountFactory(world_runtime).create()
+    created = await create_webset(world_client, acct.headers, query="software companies", count=25)
+    webset_id = created["webset"]["id"]
+    before = await first_page(world_client, acct, webset_id)
+    async with running_worker(world_runtime):
+        webset = await wait_finished(world_client, acct.headers, webset_id)
+    assert webset["status"] == "failed" and webset["failure"]["code"] == "job_timeout"
+    checkpoint = {"stream_cursor": before["stream_cursor"], "items_revision": before["items_revision"]}
+    response = await world_client.get(
+        f"/api/v2/websets/{webset_id}/items/stream", params=checkpoint, headers=acct.headers
+    )
+    events = sse_events(response.text)
+    assert events[-1]["event"] == "complete" and events[-1]["data"]["webset_status"] == "failed"
+    credits = assert_ok(await world_client.get("/api/v2/credits", headers=acct.headers))["item"]
+    assert credits["reserved"] == 0

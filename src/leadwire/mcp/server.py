@@ -51,7 +51,8 @@ def build_mcp(
 
 
 class McpAuth:
-    """Guards every MCP HTTP request before the MCP app sees it, answering refusals as envelopes.
+    """Guards every MCP HTTP request before the MCP app sees it, answering refusals as envelopes. A GET
+    (the optional server-to-client stream) is 405: stateless, the server never has anything to send on it.
 
     Browser origins are refused unless allowed (`LEADWIRE_ALLOWED_ORIGINS`): with the Host check of the
     app, this is the DNS-rebinding protection the MCP transport asks for. The body is read here, within
@@ -72,6 +73,14 @@ class McpAuth:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
+            if scope.get("method") == "GET":
+                # A stateless server has nothing to push: no session outlives its request. The transport
+                # lets a server refuse the GET stream with 405, so no connection is held open for nothing.
+                raise ApiError(
+                    "method_not_allowed",
+                    detail="this MCP server sends no server-initiated messages: POST requests only",
+                    headers={"Allow": "POST, DELETE"},
+                )
             self._check_headers(scope, headers)
             body = await _read_body(receive)
             client = scope.get("client")

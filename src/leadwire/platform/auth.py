@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 # starlette's Request (FastAPI's is the same class), not FastAPI: a worker imports this module for
@@ -20,7 +20,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import Plan, get_plan
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso, utcnow
-from leadwire.platform.users import digest_key, find_key
+from leadwire.platform.users import digest_key, find_key_by_digest
 
 # The two ways to send a key, named in every refusal that is about how (not which) key was sent.
 KEY_HEADER_FORMS = "send the key as `Authorization: Bearer <key>` or `x-api-key: <key>`"
@@ -32,6 +32,8 @@ class Caller:
     key_id: str
     plan: Plan
     scopes: frozenset[str]
+    # The key's digest: what a long-lived stream re-checks the key by (`key_still_valid`).
+    key_digest: str = field(default="", compare=False, repr=False)
 
     def can(self, scope: str) -> bool:
         return scope in self.scopes
@@ -83,12 +85,18 @@ async def _lookup(runtime: Runtime, raw: str, client: str | None) -> _KeyRecord 
         )
     if guard.known_miss(digest):
         return None
+    record = await _read_record(runtime, digest)
+    if record is None:
+        guard.remember_miss(digest)
+    return record
+
+
+async def _read_record(runtime: Runtime, digest: str) -> _KeyRecord | None:
     fetched_at = time.monotonic()
     generation = runtime.key_cache.generation
     async with runtime.reader() as session:
-        found = await find_key(session, raw)
+        found = await find_key_by_digest(session, digest)
         if found is None:
-            guard.remember_miss(digest)
             return None
         key, user = found
         record = _KeyRecord(
@@ -102,6 +110,16 @@ async def _lookup(runtime: Runtime, raw: str, client: str | None) -> _KeyRecord 
         )
     runtime.key_cache.put(digest, record, generation=generation)
     return record
+
+
+async def key_still_valid(runtime: Runtime, digest: str) -> bool:
+    """Whether the key behind a long-lived stream still authenticates: not revoked, not expired. From the
+    process cache (which a revocation empties at once), else one read that every stream of the key
+    then shares through it."""
+    record: _KeyRecord | None = runtime.key_cache.get(digest) or await _read_record(runtime, digest)
+    if record is None or record.revoked:
+        return False
+    return record.expires_at is None or record.expires_at > utcnow()
 
 
 async def authenticate_headers(
@@ -133,7 +151,11 @@ async def _caller(raw: str, runtime: Runtime, client: str | None) -> Caller:
         raise ApiError("api_key_expired", detail=f"this key expired at {iso(record.expires_at)}")
     key_id_var.set(record.key_id)
     return Caller(
-        user_id=record.user_id, key_id=record.key_id, plan=get_plan(record.plan), scopes=record.scopes
+        user_id=record.user_id,
+        key_id=record.key_id,
+        plan=get_plan(record.plan),
+        scopes=record.scopes,
+        key_digest=digest_key(raw),
     )
 
 

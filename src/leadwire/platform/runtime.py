@@ -17,6 +17,7 @@ from leadwire.config import Settings
 from leadwire.platform.auth_guard import AuthGuard
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.driver_read import DriverReads
+from leadwire.platform.events.slots import StreamSlots
 from leadwire.platform.key_cache import KeyCache
 from leadwire.platform.notify import KEY_CHANNEL
 from leadwire.platform.ratelimit import RateLimiter
@@ -37,6 +38,7 @@ class Runtime:
     services: Services = field(default_factory=Services)
     key_cache: KeyCache = field(init=False)
     auth_guard: AuthGuard = field(init=False)
+    stream_slots: StreamSlots = field(init=False)
     # Sessions for work that only reads (GET requests, waiters, followers), on an engine of their own
     # (`make_engine(readonly=True)`): autocommit, so a read is one call; it never waits for or holds
     # SQLite's write lock; on PostgreSQL its sessions are read-only, with a pool of their own.
@@ -46,6 +48,9 @@ class Runtime:
 
     def __post_init__(self) -> None:
         self.key_cache = KeyCache(self.settings.auth_cache_seconds)
+        self.stream_slots = StreamSlots(
+            self.settings.stream_limit_per_key, self.settings.stream_limit_per_account
+        )
         self.auth_guard = AuthGuard(
             self.settings.auth_failures_per_minute, self.settings.auth_miss_cache_seconds
         )

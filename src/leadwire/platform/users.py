@@ -152,8 +152,12 @@ async def list_keys(session: AsyncSession, user_id: str) -> list[ApiKey]:
 
 
 async def find_key(session: AsyncSession, raw_key: str) -> tuple[ApiKey, User] | None:
+    return await find_key_by_digest(session, digest_key(raw_key))
+
+
+async def find_key_by_digest(session: AsyncSession, digest: str) -> tuple[ApiKey, User] | None:
     result = await session.execute(
-        select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(ApiKey.digest == digest_key(raw_key))
+        select(ApiKey, User).join(User, User.id == ApiKey.user_id).where(ApiKey.digest == digest)
     )
     row = result.first()
     return (row[0], row[1]) if row else None

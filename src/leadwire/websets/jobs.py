@@ -14,7 +14,8 @@ ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
 
 
 def _action(action: str, handler: Handler, timeout_seconds: float, result: type[Any]) -> ActionSpec:
-    """Every webset action reserves the run's goal in items and follows its list when cancelled."""
+    """Every webset action reserves the run's goal in items, and its list follows it when it is cancelled
+    or fails."""
     return ActionSpec(
         action=action,
         capability="websets",
@@ -24,6 +25,7 @@ def _action(action: str, handler: Handler, timeout_seconds: float, result: type[
         max_units=lambda p: {"items": float(p["goal"])},
         price=ITEM_PRICE,
         on_cancel=service.follow_cancelled_job,
+        on_fail=service.follow_failed_job,
         result=result,
     )
 

@@ -11,7 +11,7 @@ from leadwire.platform.auth import Caller, require
 from leadwire.platform.body import json_body, openapi_body
 from leadwire.platform.envelope import JSONResponse, json_response, ok_item, ok_items
 from leadwire.platform.errors import ApiError
-from leadwire.platform.events.sse import resume_point, sse_response
+from leadwire.platform.events.sse import owned_stream, resume_point
 from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond, respond_with_job
 from leadwire.platform.job_routes import CREATION_ERRORS, JOB_RESPONSES
 from leadwire.platform.jobs.service import get_owned_job
@@ -257,7 +257,13 @@ async def stream_items(
     await service.get_owned(session, caller, webset_id)
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
-    return sse_response(streams.events(runtime, webset_id, start=start, items_revision=revision))
+    return owned_stream(
+        runtime,
+        caller,
+        lambda allowed: streams.events(
+            runtime, webset_id, start=start, items_revision=revision, still_allowed=allowed
+        ),
+    )
 
 
 @router.post(
@@ -328,6 +334,10 @@ async def stream_find_more(
         raise ApiError("task_not_found")
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
-    return sse_response(
-        streams.events(runtime, webset_id, start=start, items_revision=revision, job_id=job.id)
+    return owned_stream(
+        runtime,
+        caller,
+        lambda allowed: streams.events(
+            runtime, webset_id, start=start, items_revision=revision, job_id=job.id, still_allowed=allowed
+        ),
     )

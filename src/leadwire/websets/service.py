@@ -353,6 +353,20 @@ async def finish(
     )
 
 
+async def follow_failed_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:
+    """A preparation, discovery or Find More job failed without its list being told (a timeout, a worker
+    lost past the job's attempts): the list's run ends failed with the job's code, and its streams get
+    their `complete`."""
+    webset = await session.get(Webset, job.resource_id or "", with_for_update=True)
+    if webset is None or webset.status not in RUNNING:
+        return
+    run = await current_run(session, webset)
+    if job.id not in (webset.preparation_job_id, run.job_id if run else None):
+        return  # the job of an earlier run
+    failure = (job.error_code or "webset_discovery_failed", job.error_detail)
+    await finish(session, notifier, webset, "failed", "failed", job_id=job.id, failure=failure)
+
+
 async def follow_cancelled_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:
     """A queued preparation, discovery or Find More job was cancelled: its list's run ends cancelled."""
     webset = await session.get(Webset, job.resource_id or "", with_for_update=True)

@@ -14,7 +14,7 @@ from leadwire.platform.db import transaction
 from leadwire.platform.events import log
 from leadwire.platform.events.follow import follow
 from leadwire.platform.events.models import Event
-from leadwire.platform.events.sse import control, to_sse
+from leadwire.platform.events.sse import StillAllowed, control, to_sse
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import service, views
 from leadwire.websets.models import Webset
@@ -37,6 +37,7 @@ async def events(
     start: int | None,
     items_revision: int | None,
     job_id: str | None = None,
+    still_allowed: StillAllowed | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
     topic = service.topic(webset_id)
     async with transaction(runtime.reader) as session:
@@ -76,5 +77,5 @@ async def events(
     def ends(event: Event) -> bool:
         return event.type == "complete" and (job_id is None or event.payload.get("job_id") == job_id)
 
-    async for event in follow(runtime, topic, start, until=ends):
+    async for event in follow(runtime, topic, start, until=ends, still_allowed=still_allowed):
         yield to_sse(event, {**event.payload, "stream_cursor": event.seq})

@@ -112,3 +112,63 @@ async def test_followers_woken_by_one_event_share_one_read_and_all_get_it(
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=10)
     assert all(mine == [1] for mine in received)
     assert len(reads) - before < followers // 4, f"{len(reads) - before} reads for {followers} followers"
+
+
+async def test_idle_followers_share_their_periodic_re_read(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Followers nobody wakes re-read the log every second in case a notification was lost; 1,000 idle
+    streams once cost 1,000 reads a second. A re-read of the same cursor a moment old answers them all."""
+    from leadwire.platform.events import follow as following
+
+    start = await _append(runtime, "webset:idle", "items.changed", 0)
+    reads: list[int] = []
+    real_read = log.read_after
+
+    async def counted(*args: Any, **kwargs: Any) -> list[Event]:
+        reads.append(1)
+        return await real_read(*args, **kwargs)
+
+    monkeypatch.setattr(log, "read_after", counted)
+    monkeypatch.setattr(following, "RECHECK_SECONDS", 0.1)
+    monkeypatch.setattr(following, "REUSE_SECONDS", 0.05)
+    followers = 40
+
+    async def consume() -> None:
+        async for _ in follow(runtime, "webset:idle", start):
+            raise AssertionError("nothing was appended")
+
+    tasks = [asyncio.create_task(consume()) for _ in range(followers)]
+    while len(reads) < followers:
+        await asyncio.sleep(0.01)
+    before = len(reads)
+    await asyncio.sleep(1.0)  # about ten rechecks each
+    timed = len(reads) - before
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    # Unshared, 40 followers would read about 400 times; shared, about twice per recheck period.
+    assert timed < followers * 2, f"{timed} timed reads for {followers} idle followers"
+
+
+async def test_a_follower_stops_when_it_may_no_longer_follow(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leadwire.platform.events import follow as following
+
+    monkeypatch.setattr(following, "RECHECK_SECONDS", 0.05)
+    monkeypatch.setattr(following, "ALLOWED_CHECK_SECONDS", 0.05)
+    start = await _append(runtime, "webset:revoked", "items.changed", 0)
+    allowed = [True]
+
+    async def still_allowed() -> bool:
+        return allowed[0]
+
+    async def consume() -> list[int]:
+        return [e.seq async for e in follow(runtime, "webset:revoked", start, still_allowed=still_allowed)]
+
+    task = asyncio.create_task(consume())
+    await asyncio.sleep(0.2)
+    assert not task.done()
+    allowed[0] = False
+    assert await asyncio.wait_for(task, timeout=10) == []

@@ -1,16 +1,23 @@
 """Server-sent events over the event log: every event's `id` is its `seq` (the public stream cursor), a
-comment ping every 15 s keeps proxies from closing an idle stream, and `Last-Event-ID` resumes."""
+comment ping every 15 s keeps proxies from closing an idle stream, and `Last-Event-ID` resumes. A stream
+a caller holds is owned and bounded (`owned_stream`)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.types import Receive, Scope, Send
 
+from leadwire.platform.auth import key_still_valid
 from leadwire.platform.errors import ApiError
 from leadwire.platform.events.models import Event
+
+if TYPE_CHECKING:
+    from leadwire.platform.auth import Caller
+    from leadwire.platform.runtime import Runtime
 
 HEARTBEAT_SECONDS = 15
 
@@ -43,9 +50,53 @@ def control(event_type: str, data: dict[str, Any], seq: int | None = None) -> Se
     )
 
 
-def sse_response(events: AsyncIterator[ServerSentEvent]) -> EventSourceResponse:
-    return EventSourceResponse(
-        events,
-        ping=HEARTBEAT_SECONDS,
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+class _Stream(EventSourceResponse):
+    """An SSE response that runs `on_close` however it ends: finished, client gone, or cancelled."""
+
+    def __init__(self, events: AsyncIterator[ServerSentEvent], on_close: Callable[[], None] | None) -> None:
+        super().__init__(
+            events, ping=HEARTBEAT_SECONDS, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        )
+        self._on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self._on_close is not None:
+                self._on_close()
+
+
+def sse_response(
+    events: AsyncIterator[ServerSentEvent], *, on_close: Callable[[], None] | None = None
+) -> EventSourceResponse:
+    return _Stream(events, on_close)
+
+
+StillAllowed = Callable[[], Awaitable[bool]]
+
+
+def owned_stream(
+    runtime: Runtime, caller: Caller, events: Callable[[StillAllowed], AsyncIterator[ServerSentEvent]]
+) -> EventSourceResponse:
+    """The SSE response of a stream ``caller`` holds: a slot of its key and account taken now (or 429,
+    `events.slots`), given back when the response ends. ``events`` gets the check that says whether the
+    caller's key still authenticates, so a stream ends soon after its key is revoked or expires."""
+    slots = runtime.stream_slots
+    slots.take(caller)
+    given_back = False
+
+    def give_back() -> None:
+        nonlocal given_back
+        if not given_back:
+            given_back = True
+            slots.give_back(caller)
+
+    async def still_allowed() -> bool:
+        return await key_still_valid(runtime, caller.key_digest)
+
+    try:
+        return sse_response(events(still_allowed), on_close=give_back)
+    except BaseException:
+        give_back()
+        raise

@@ -137,8 +137,22 @@ async def finish_many(
     # In job id order, the order the heartbeat's UPDATE locks rows in: the two never wait in a cycle.
     ordered = sorted(outcomes, key=lambda o: o.job_id)
     await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in ordered])
+    await _follow_failures(session, notifier, [o.job_id for o in ordered if o.error_code is not None])
     # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
     await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in outcomes])
+
+
+async def _follow_failures(session: AsyncSession, notifier: Notifier, job_ids: list[str]) -> None:
+    """The `on_fail` of each job recorded failed here (not one whose lease was lost meanwhile)."""
+    if not job_ids or not registry.any_on_fail():
+        return
+    failed = (
+        await session.execute(select(Job).where(Job.id.in_(job_ids), Job.status == "failed").order_by(Job.id))
+    ).scalars()
+    for job in failed:
+        spec = registry.find(job.action)
+        if spec is not None and spec.on_fail is not None:
+            await spec.on_fail(session, notifier, job)
 
 
 async def _settle_outcomes(session: AsyncSession, owner: str, billed: list[Outcome]) -> dict[str, int]:
@@ -305,6 +319,9 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
                 continue
             _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
             await settle_billing(session, job, units={})
+            spec = registry.find(job.action)
+            if spec is not None and spec.on_fail is not None:
+                await spec.on_fail(session, notifier, job)
             await notifier.publish(session, JOB_CHANNEL, job.id)
         else:
             job.status = "queued"

@@ -43,6 +43,9 @@ class ActionSpec:
     # Runs in the cancelling transaction after a queued job was cancelled: the capability's own record
     # of the work (a webset whose run will now never start) follows the job.
     on_cancel: Callable[[AsyncSession, Notifier, Job], Awaitable[None]] | None = None
+    # Runs in the transaction that records the job failed — by its handler, a timeout, or a worker lost
+    # past the job's attempts: the capability's record of the work (a webset's run) ends with it.
+    on_fail: Callable[[AsyncSession, Notifier, Job], Awaitable[None]] | None = None
 
 
 class ActionRegistry:
@@ -61,6 +64,10 @@ class ActionRegistry:
 
     def find(self, action: str) -> ActionSpec | None:
         return self._specs.get(action)
+
+    def any_on_fail(self) -> bool:
+        """Whether some action follows its failures (else a failed batch reads nothing more)."""
+        return any(spec.on_fail is not None for spec in self._specs.values())
 
     def charge(self, action: str, units: Units, *, succeeded: bool) -> int:
         """What a finished job costs: its units at its action's price, all kinds summed and rounded up

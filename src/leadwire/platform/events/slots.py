@@ -1,0 +1,55 @@
+"""Long-lived streams, owned and counted: each open stream holds a slot of its key and of its account,
+bounded per key and per account (`events.sse.owned_stream` takes and gives back the slot, and ends the
+stream when its key stops authenticating).
+
+The next stream past a bound is refused with 429 before it opens (`api_key_rate_limit_exceeded` for the
+key's bound, `api_rate_limit_exceeded` for the account's). The counts are this process's: behind N API
+processes an account may hold N times the bound, as a rate limit without Redis would allow.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from leadwire.platform.errors import ApiError
+
+if TYPE_CHECKING:
+    from leadwire.platform.auth import Caller
+
+RETRY_SECONDS = 15  # a stream that ends frees its slot: a heartbeat's time is a fair wait
+
+
+class StreamSlots:
+    def __init__(self, per_key: int, per_account: int) -> None:
+        self.per_key = per_key
+        self.per_account = per_account
+        self.by_key: Counter[str] = Counter()
+        self.by_account: Counter[str] = Counter()
+
+    def take(self, caller: Caller) -> None:
+        """Hold a slot for a new stream of this caller, or raise the 429 that says which bound it met."""
+        retry = {"Retry-After": str(RETRY_SECONDS)}
+        if self.by_key[caller.key_id] >= self.per_key:
+            raise ApiError(
+                "api_key_rate_limit_exceeded",
+                detail=f"this key already holds {self.per_key} open streams: close one first",
+                headers=retry,
+            )
+        if self.by_account[caller.user_id] >= self.per_account:
+            raise ApiError(
+                "api_rate_limit_exceeded",
+                detail=f"this account already holds {self.per_account} open streams: close one first",
+                headers=retry,
+            )
+        self.by_key[caller.key_id] += 1
+        self.by_account[caller.user_id] += 1
+
+    def give_back(self, caller: Caller) -> None:
+        for counts, name in ((self.by_key, caller.key_id), (self.by_account, caller.user_id)):
+            counts[name] -= 1
+            if counts[name] <= 0:
+                del counts[name]
+
+    def open_streams(self) -> int:
+        return sum(self.by_account.values())
