@@ -41,6 +41,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("jobs_throughput.py", []),
     ("prefer_wait_lag.py", []),
     ("job_read_rps.py", []),
+    ("job_poll_payload.py", []),
     ("dispatch.py", []),
     ("customs.py", []),
     ("websets_sse.py", []),

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     auth_failures_per_minute: int = 60  # failed authentications per client address before 429
     stream_limit_per_key: int = 20  # open SSE streams one key may hold in one API process
     stream_limit_per_account: int = 50  # open SSE streams one account may hold in one API process
+    # Attachment bytes an account's jobs not yet done may carry (stored apart, dropped when they end).
+    queued_bytes_per_account: int = 64 * 1024 * 1024
 
     # Every call to a backing service is bounded: past these, the request answers 503 task_unavailable.
     db_connect_timeout_seconds: float = Field(default=5.0, gt=0)

@@ -346,3 +346,14 @@ async def test_a_missing_or_mistyped_argument_is_refused_with_the_same_code_as_r
     assert result["isError"] is True, f"{case}: accepted over MCP, REST refuses it with {code}"
     assert code_of(refusal(result, tool)) == code
     assert await job_count(runtime) == 0
+
+
+async def test_dispatch_outreach_past_the_queued_bytes_is_the_rest_refusal(
+    client: httpx.AsyncClient, runtime: Runtime, owner: TestAccount, senders: dict[str, str]
+) -> None:
+    runtime.settings = runtime.settings.model_copy(update={"queued_bytes_per_account": 1_000})
+    attachment = {"filename": "deck.pdf", "contentBase64": base64.b64encode(b"x" * 1_500).decode()}
+    args = email_args(senders["email"], content={**REPORT, "attachments": [attachment]})
+    text = refusal(await call(client, owner.headers, "dispatch_outreach", **args), "dispatch_outreach")
+    assert code_of(text) == "queued_bytes_limit_exceeded"
+    assert await job_count(runtime) == 0

@@ -13,7 +13,9 @@ from leadwire.platform.jobs.views import reduced_job
 
 
 async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
-    return await service.deliver(ctx, DispatchRequest.model_validate(payload))
+    return await service.deliver(
+        ctx, DispatchRequest.model_validate(await service.with_attachments(ctx, payload))
+    )
 
 
 DISPATCH_ACTION = ActionSpec(

@@ -39,6 +39,7 @@ DISPATCH_ERRORS = errors(
     "content_text_or_attachment_required",
     "attachment_invalid",
     "attachments_invalid",
+    "queued_bytes_limit_exceeded",
     "min_channel_task_interval_seconds_invalid",
     "account_not_found",
     "connect_account_not_sendable",

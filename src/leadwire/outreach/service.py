@@ -17,6 +17,7 @@ from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform import connect, delivery, pacing
 from leadwire.platform.auth import Caller
 from leadwire.platform.errors import ApiError
+from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.runtime import Runtime
@@ -38,16 +39,42 @@ async def start_dispatch(
             "invalid_channel", param="channel", detail=f"account {account.id} is {account.channel}"
         )
     connect.require_sendable(account)
+    payload, blobs = _apart(body.model_dump(mode="json"))
     return await pacing.create_paced_job(
         session,
         runtime,
         caller,
         action=DISPATCH,
-        payload=body.model_dump(mode="json"),
+        payload=payload,
         channel=body.channel,
         interval_seconds=body.min_channel_task_interval_seconds,
         status="scheduled",
+        blobs=blobs,
     )
+
+
+def _apart(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The dispatch's payload with each attachment's content replaced by the id of a blob holding it:
+    the job row stays small whatever it carries, and the content goes once the message is sent."""
+    blobs: dict[str, bytes] = {}
+    stored = []
+    for attachment in payload["content"].get("attachments") or []:
+        blob_id = new_id("blob")
+        blobs[blob_id] = base64.b64decode(attachment["contentBase64"])
+        stored.append({**attachment, "contentBase64": "", "blob": blob_id})
+    return {**payload, "content": {**payload["content"], "attachments": stored}}, blobs
+
+
+async def with_attachments(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload as it was sent: each attachment's content read back from its blob."""
+    attachments = payload["content"].get("attachments") or []
+    if not any(a.get("blob") for a in attachments):
+        return payload  # a job created before attachments were stored apart
+    restored = []
+    for attachment in attachments:
+        content = await ctx.blob(attachment["blob"])
+        restored.append({**attachment, "contentBase64": base64.b64encode(content).decode()})
+    return {**payload, "content": {**payload["content"], "attachments": restored}}
 
 
 async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:

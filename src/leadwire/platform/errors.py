@@ -68,6 +68,8 @@ CATALOGUE: Mapping[str, int] = {
     # 429
     "api_rate_limit_exceeded": 429,
     "api_key_rate_limit_exceeded": 429,
+    # the account's jobs not yet done carry LEADWIRE_QUEUED_BYTES_PER_ACCOUNT of attachments already
+    "queued_bytes_limit_exceeded": 429,
     # 5xx
     "internal_error": 500,
     "action_failed": 502,

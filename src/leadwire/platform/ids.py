@@ -12,7 +12,7 @@ import threading
 import time
 
 PREFIXES = frozenset(
-    {"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt", "run"}
+    {"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt", "run", "blob"}
 )
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base32, lower case

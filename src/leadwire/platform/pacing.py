@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -70,9 +71,11 @@ async def create_paced_job(
     channel: str,
     interval_seconds: int,
     status: str,
+    blobs: Mapping[str, bytes] | None = None,
 ) -> NewJob:
     """A job that acts on a channel, created at the channel's next slot in the request's transaction
-    (a refused creation gives the slot back with everything else)."""
+    (a refused creation gives the slot back with everything else); `blobs` as in `create_job`, under the
+    account's cap on queued bytes."""
     when = await next_slot(
         session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
     )
@@ -86,4 +89,6 @@ async def create_paced_job(
         scheduled_at=when,
         status=status,
         draining=runtime.draining,
+        blobs=blobs,
+        queued_bytes_limit=runtime.settings.queued_bytes_per_account,
     )

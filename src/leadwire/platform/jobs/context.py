@@ -6,11 +6,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.billing.prices import DEFAULT_KIND
 from leadwire.platform.db import is_transient, transaction
 from leadwire.platform.jobs import queue
+from leadwire.platform.jobs.models import JobBlob
 from leadwire.platform.runtime import Runtime
 
 log = logging.getLogger("leadwire.worker")
@@ -41,6 +43,16 @@ class JobContext:
 
     def service(self, name: str) -> Any:
         return self.runtime.services[name]
+
+    async def blob(self, blob_id: str) -> bytes:
+        """A blob this job was created with (`service.create_job(blobs=...)`); the job's own only."""
+        async with transaction(self.sessionmaker) as session:
+            content = await session.scalar(
+                select(JobBlob.content).where(JobBlob.id == blob_id, JobBlob.job_id == self.job_id)
+            )
+        if content is None:
+            raise JobFailure("handler_error", f"blob {blob_id} of job {self.job_id} is gone")
+        return bytes(content)
 
     def bill(self, units: float, kind: str = DEFAULT_KIND) -> None:
         """Count billable units of a kind produced so far; charged once, all kinds together, at the end."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, Row, String, text
+from sqlalchemy import BigInteger, Float, ForeignKey, Index, Integer, LargeBinary, Row, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime
@@ -44,6 +44,10 @@ class Job(Base):
     status: Mapped[str] = mapped_column(String(16))
     channel: Mapped[str | None] = mapped_column(String(16), nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    # The creation's `metadata`, apart from the payload: a poll reads it without the payload.
+    job_metadata: Mapped[Any] = mapped_column(JsonType, nullable=True)
+    # Bytes of the job's blobs (`JobBlob`) while it is not over: what an account's queued-bytes cap sums.
+    blob_bytes: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     progress_stage: Mapped[str] = mapped_column(String(64))
     progress_percent: Mapped[float] = mapped_column(Float, default=0.0)
     resource_type: Mapped[str | None] = mapped_column(String(32), nullable=True)
@@ -64,6 +68,20 @@ class Job(Base):
     pending_units: Mapped[float] = mapped_column(Float, default=0.0)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class JobBlob(Base):
+    """A large binary part of a job's payload (a dispatch's attachment), kept apart from the job row so
+    reading the job never reads it, and deleted as soon as the job is over."""
+
+    __tablename__ = "job_blobs"
+    __table_args__ = (Index("ix_job_blobs_job_id", "job_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    job_id: Mapped[str] = mapped_column(String(32), ForeignKey("jobs.id", ondelete="CASCADE"))
+    size: Mapped[int] = mapped_column(BigInteger)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +115,8 @@ class NewJob:
     result: dict[str, Any] | None = None
     error_code: str | None = None
     error_detail: str | None = None
+    job_metadata: Any = None
+    blob_bytes: int = 0
 
     def row(self) -> dict[str, Any]:
         """The values to INSERT."""

@@ -34,7 +34,7 @@ from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
 from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.jobs.service import settle_billing
+from leadwire.platform.jobs.service import drop_blobs, settle_billing
 from leadwire.platform.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
@@ -43,8 +43,10 @@ _JOBS = cast(Table, Job.__table__)
 # What a worker reads of a job it claims: what the handler and the outcome need, no more.
 CLAIMED = tuple(
     _JOBS.c[name]
-    for name in ("id", "user_id", "action", "payload", "request_id", "attempt_count", "billing_status")
-)
+    for name in (
+        "id", "user_id", "action", "payload", "request_id", "attempt_count", "billing_status", "blob_bytes",
+    )
+)  # fmt: skip
 
 
 async def claim_due(
@@ -119,6 +121,7 @@ class Outcome:
     units: Units
     needs_settlement: bool
     error_detail: str | None = None  # the failure's human sentence, already capped (`error.detail`)
+    has_blobs: bool = False  # its blobs go with its end (`service.drop_blobs`)
 
 
 async def finish_many(
@@ -137,9 +140,22 @@ async def finish_many(
     # In job id order, the order the heartbeat's UPDATE locks rows in: the two never wait in a cycle.
     ordered = sorted(outcomes, key=lambda o: o.job_id)
     await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in ordered])
+    await _drop_finished_blobs(session, [o.job_id for o in ordered if o.has_blobs])
     await _follow_failures(session, notifier, [o.job_id for o in ordered if o.error_code is not None])
     # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
     await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in outcomes])
+
+
+async def _drop_finished_blobs(session: AsyncSession, job_ids: list[str]) -> None:
+    """The blobs of the jobs recorded over here (not of one whose lease was lost: it runs again)."""
+    if not job_ids:
+        return
+    over = (
+        await session.execute(
+            select(Job.id).where(Job.id.in_(job_ids), Job.status.in_(("succeeded", "failed")))
+        )
+    ).scalars()
+    await drop_blobs(session, list(over))
 
 
 async def _follow_failures(session: AsyncSession, notifier: Notifier, job_ids: list[str]) -> None:
@@ -319,6 +335,8 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
                 continue
             _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
             await settle_billing(session, job, units={})
+            if job.blob_bytes:
+                await drop_blobs(session, [job.id])
             spec = registry.find(job.action)
             if spec is not None and spec.on_fail is not None:
                 await spec.on_fail(session, notifier, job)

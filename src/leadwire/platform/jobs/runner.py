@@ -241,6 +241,7 @@ class Worker:
             error_detail=error_detail,
             units=dict(ctx.units_by_kind),
             needs_settlement=job.billing_status == "pending",
+            has_blobs=bool(job.blob_bytes),
         )
         try:
             await self._record(outcome)

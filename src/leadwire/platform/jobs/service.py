@@ -6,11 +6,11 @@ row commit together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.auth import Caller, scope_missing
@@ -21,7 +21,7 @@ from leadwire.platform.db import insert_rows
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import PENDING, TERMINAL, UNDER_WAY, Job, NewJob
+from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, UNDER_WAY, Job, JobBlob, NewJob
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.jobs.views import JobLike, public_job
 from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
@@ -41,8 +41,13 @@ async def create_job(
     status: str = "queued",
     resource: tuple[str, str] | None = None,
     draining: bool = False,
+    blobs: Mapping[str, bytes] | None = None,
+    queued_bytes_limit: int | None = None,
 ) -> NewJob:
-    """One job, created in the caller's transaction (see `create_jobs`)."""
+    """One job, created in the caller's transaction (see `create_jobs`). ``blobs`` are large binary parts
+    of its payload, stored apart under the ids the payload names (read back with `JobContext.blob`,
+    deleted when the job is over); with them, the account's blobs of jobs not yet over may hold at most
+    ``queued_bytes_limit`` bytes (429 `queued_bytes_limit_exceeded`)."""
     jobs = await create_jobs(
         session,
         notifier,
@@ -54,8 +59,56 @@ async def create_job(
         status=status,
         resource=resource,
         draining=draining,
+        blob_bytes=sum(len(content) for content in (blobs or {}).values()),
     )
+    if blobs:
+        await store_blobs(session, caller, jobs[0], blobs, queued_bytes_limit)
     return jobs[0]
+
+
+async def store_blobs(
+    session: AsyncSession, caller: Caller, job: NewJob, blobs: Mapping[str, bytes], limit: int | None
+) -> None:
+    """The job's blobs, after the account's queued bytes are checked (the account row is locked by the
+    job's creation, so two creations cannot both slip under the cap)."""
+    if limit is not None:
+        queued = await session.scalar(
+            select(func.coalesce(func.sum(Job.blob_bytes), 0)).where(
+                Job.user_id == caller.user_id, Job.status.in_(ACTIVE), Job.blob_bytes > 0
+            )
+        )
+        if int(queued or 0) > limit:
+            raise ApiError(
+                "queued_bytes_limit_exceeded",
+                detail=f"this account's jobs not yet done already carry over {limit:,} bytes of "
+                "attachments: wait until some are delivered",
+                headers={"Retry-After": "60"},
+            )
+    now = utcnow()
+    await insert_rows(
+        session,
+        _BLOB_TABLE,
+        [
+            {"id": blob_id, "job_id": job.id, "size": len(content), "content": content, "created_at": now}
+            for blob_id, content in blobs.items()
+        ],
+    )
+
+
+async def drop_blobs(session: AsyncSession, job_ids: Sequence[str]) -> None:
+    """The blobs of jobs that are over (delivered, failed or cancelled): nothing keeps them."""
+    if job_ids:
+        await session.execute(
+            delete(JobBlob)
+            .where(JobBlob.job_id.in_(list(job_ids)))
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(
+            update(Job)
+            .where(Job.id.in_(list(job_ids)), Job.blob_bytes > 0)
+            .values(blob_bytes=0)
+            .execution_options(synchronize_session=False)
+        )
 
 
 async def create_jobs(
@@ -70,6 +123,7 @@ async def create_jobs(
     status: str = "queued",
     resource: tuple[str, str] | None = None,
     draining: bool = False,
+    blob_bytes: int = 0,
 ) -> list[NewJob]:
     """Jobs of one action for one account, all or none: one account lock, one concurrency check,
     one reservation per job (one balance UPDATE, one INSERT of entries), one multi-row INSERT of jobs
@@ -106,6 +160,8 @@ async def create_jobs(
             pending_units=0.0,
             created_at=now,
             updated_at=now,
+            job_metadata=payload.get("metadata"),
+            blob_bytes=blob_bytes,
         )
         for payload, (job_id, reserved) in zip(payloads, holds, strict=True)
     ]
@@ -173,9 +229,10 @@ async def read_job(
 
 
 _JOB_TABLE = cast(Table, Job.__table__)
+_BLOB_TABLE = cast(Table, JobBlob.__table__)
 # What the public job and the ownership check read, and nothing else: every column costs its decoding.
 _PUBLIC_COLUMNS = (
-    "id", "user_id", "action", "status", "channel", "payload", "progress_stage", "progress_percent",
+    "id", "user_id", "action", "status", "channel", "job_metadata", "progress_stage", "progress_percent",
     "resource_type", "resource_id", "scheduled_at", "started_at", "finished_at", "attempt_count",
     "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units",
 )  # fmt: skip
@@ -211,6 +268,8 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     if result.rowcount == 1:  # type: ignore[attr-defined]
         await session.refresh(job)
         await settle_billing(session, job, units={})
+        if job.blob_bytes:
+            await drop_blobs(session, [job.id])
         spec = registry.find(job.action)
         if spec is not None and spec.on_cancel is not None:
             await spec.on_cancel(session, notifier, job)

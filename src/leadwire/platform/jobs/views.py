@@ -41,8 +41,8 @@ def public_job(job: JobLike) -> PublicJob:
     )
     if job.channel is not None:  # outreach jobs only: the only ones created with a channel
         item["channel"] = cast(Channel, job.channel)
-    if isinstance(job.payload, dict) and job.payload.get("metadata") is not None:
-        item["metadata"] = job.payload["metadata"]
+    if job.job_metadata is not None:
+        item["metadata"] = job.job_metadata
     return item
 
 
