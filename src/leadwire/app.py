@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from leadwire import capabilities
 from leadwire.config import Settings, load_settings
 from leadwire.platform import health
-from leadwire.platform.db import is_lost_race, is_transient
+from leadwire.platform.db import is_lost_connection, is_lost_race, is_transient
 from leadwire.platform.docs_pages import install_docs
 from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
@@ -31,6 +31,7 @@ from leadwire.platform.gcfreeze import freeze_startup_heap
 from leadwire.platform.http import ReplayedResponse
 from leadwire.platform.middleware import RequestContextMiddleware
 from leadwire.platform.openapi import install_openapi
+from leadwire.platform.retry import RetryOnLostConnection, mark_retryable
 from leadwire.platform.runtime import Runtime, build_runtime
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(error_body("invalid_request", param=".".join(loc) or None), status_code=400)
 
 
-async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     """A database (or backing service) that is down, hung, restarting or busy, or a transaction that lost
     a lock race, is 503 `task_unavailable` with `Retry-After`: the request can be retried as it is. Any
     other database error is a bug: 500, logged without the statement's parameters."""
@@ -84,6 +85,8 @@ async def _database_error(_request: Request, exc: Exception) -> JSONResponse:
         return error_response(ApiError("internal_error"))
     reason = "a concurrent transaction won a lock race" if is_lost_race(exc) else "database unavailable"
     log.error("%s: %s", reason, type(exc).__name__)
+    if is_lost_connection(exc):
+        mark_retryable(request)  # answered again from a fresh connection, once
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))
 
 
@@ -112,7 +115,9 @@ class _LeadwireAPI(FastAPI):
     flat_context: Callable[[ASGIApp], ASGIApp] | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
-        return FlatDispatch(super().build_middleware_stack(), api=self, wrap=self.flat_context)
+        return RetryOnLostConnection(
+            FlatDispatch(super().build_middleware_stack(), api=self, wrap=self.flat_context)
+        )
 
 
 class _AtRoot:

@@ -41,6 +41,7 @@ def _settings(tmp_path: Path, database_url: str, redis_url: str | None = None) -
         database_url=database_url,
         redis_url=redis_url,
         allowed_hosts="leadwire.test",
+        plugins="tests.support.echo",
         **FAST_TIMEOUTS,
     )
 
@@ -177,5 +178,79 @@ async def test_readiness_is_not_fooled_by_a_pooled_connection_the_server_closed(
             ready = await http.get("/readyz")
             assert ready.status_code == 200, ready.text
             assert ready.json()["checks"]["database"] == "ok"
+    finally:
+        await runtime.close()
+
+
+async def _terminate_all(database_url: str) -> int:
+    """Cut every connection to the test's database from the server side, as a restart would."""
+    import asyncpg
+
+    admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://", 1))
+    try:
+        rows = await admin.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    return len(rows)
+
+
+async def test_a_request_whose_pooled_connection_was_cut_is_answered_from_a_fresh_one(
+    tmp_path: Path, pg_database: str
+) -> None:
+    """Every pooled connection cut (a restart, a failover): the next requests once met a dead connection
+    and answered 503; now each is answered again, once, from a fresh connection."""
+    from tests.conftest import _truncate_pg
+
+    await _truncate_pg(pg_database)
+    runtime = await build_runtime(_settings(tmp_path, pg_database))
+    try:
+        acct = await AccountFactory(runtime).create(credits=10)
+        async with asgi_client(create_app(runtime=runtime)) as http:
+            for _ in range(3):  # connections in every pool: the read, the write and the poll ones
+                assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
+                created = await http.post("/api/v2/test/echo", json={}, headers=acct.headers)
+                assert_ok(
+                    await http.get(
+                        f"/api/v2/jobs/{assert_ok(created, 202)['item']['id']}", headers=acct.headers
+                    )
+                )
+            runtime.key_cache.ttl = 0  # the key is read again: on a connection that was cut
+            assert await _terminate_all(pg_database) > 0
+            assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
+            assert_ok(await http.post("/api/v2/test/echo", json={}, headers=acct.headers), 202)
+    finally:
+        await runtime.close()
+
+
+async def test_jobs_running_while_every_connection_is_cut_still_succeed(
+    tmp_path: Path, pg_database: str
+) -> None:
+    """A handler whose database connection is cut mid-run is handed back and runs again (it once failed
+    for good with handler_error); every job ends succeeded."""
+    from tests.conftest import _truncate_pg
+    from tests.support.jobs import poll_job, running_worker
+
+    await _truncate_pg(pg_database)
+    settings = _settings(tmp_path, pg_database).model_copy(update={"worker_poll_seconds": 0.05})
+    runtime = await build_runtime(settings)
+    try:
+        acct = await AccountFactory(runtime).create(credits=100)
+        async with asgi_client(create_app(runtime=runtime)) as http, running_worker(runtime, concurrency=8):
+            ids = []
+            for _ in range(8):
+                created = await http.post(
+                    "/api/v2/test/echo", json={"sleep": 0.5, "read_database": True}, headers=acct.headers
+                )
+                ids.append(assert_ok(created, 202)["item"]["id"])
+            await asyncio.sleep(0.2)  # running: their progress reports and outcomes are still to write
+            assert await _terminate_all(pg_database) > 0
+            jobs = [
+                await poll_job(http, acct.headers, job_id, until=("succeeded", "failed"), timeout=60)
+                for job_id in ids
+            ]
+        assert [j["status"] for j in jobs] == ["succeeded"] * len(ids), [j.get("error") for j in jobs]
     finally:
         await runtime.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
+from sqlalchemy import text
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from typing_extensions import TypedDict
 
@@ -46,6 +47,9 @@ class EchoRequest(RequestModel):
     block_file: str | None = None
     started_file: str | None = None
     scheduled_in: float = 0.0
+    # Hold a database connection through the sleep, reading before and after, as a long step of a real
+    # handler does (a connection cut meanwhile surfaces in the handler).
+    read_database: bool = False
 
 
 class EchoResult(TypedDict):
@@ -61,7 +65,12 @@ async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     if request.block_file:
         while not Path(request.block_file).exists():
             await asyncio.sleep(0.05)
-    if request.sleep:
+    if request.read_database:
+        async with ctx.sessionmaker() as session:
+            await session.execute(text("SELECT 1"))
+            await asyncio.sleep(request.sleep)
+            await session.execute(text("SELECT 1"))
+    elif request.sleep:
         await asyncio.sleep(request.sleep)
     await ctx.progress("echoing", 50.0)
     ctx.bill(request.units)

@@ -218,6 +218,17 @@ def is_transient(exc: BaseException) -> bool:
     return False
 
 
+def is_lost_connection(exc: BaseException) -> bool:
+    """A connection that broke under the statement (cut by a restart, a failover, the network): the
+    same work on a fresh connection may well succeed at once. Not a timeout or a busy database."""
+    if isinstance(exc, ConnectionError):
+        return True
+    if not isinstance(exc, sa_exc.DBAPIError) or type(exc.orig).__module__ == "sqlite3":
+        return False
+    state = _sqlstate(exc)
+    return exc.connection_invalidated or (state is not None and (state.startswith("08") or state == "57P01"))
+
+
 def is_lost_race(exc: BaseException) -> bool:
     """A deadlock or serialization failure: the transaction lost to a concurrent one and can rerun now."""
     return isinstance(exc, sa_exc.DBAPIError) and _sqlstate(exc) in _RACE_SQLSTATES

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.db import transaction
+from leadwire.platform.db import is_transient, transaction
 from leadwire.platform.events import log
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.context import JobContext, JobFailure
@@ -65,6 +65,8 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         await ctx.progress("planning", 40.0)
         plan = await reasoner.plan_strategy(query, kind, locale, criteria)  # type: ignore[arg-type]
     except Exception as exc:
+        if is_transient(exc):
+            raise  # the database failed the step, not the request: the job runs again
         await _fail(ctx, webset_id, "webset_preparation_failed", str(exc)[:300])
         raise JobFailure("webset_preparation_failed", "criteria or strategy could not be written") from exc
     async with transaction(ctx.sessionmaker) as session:
@@ -161,7 +163,8 @@ async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         await _fail(ctx, webset_id, exc.code, exc.detail)
         raise JobFailure(exc.code, exc.detail) from exc
     except Exception as exc:
-        await _fail(ctx, webset_id, "webset_discovery_failed", type(exc).__name__)
+        if not is_transient(exc):  # a database that failed the run: the job runs again and resumes
+            await _fail(ctx, webset_id, "webset_discovery_failed", type(exc).__name__)
         raise
 
 

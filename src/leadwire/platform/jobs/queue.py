@@ -379,6 +379,28 @@ async def release(session: AsyncSession, *, owner: str, job_ids: list[str], star
     )
 
 
+async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt: int, delay: float) -> bool:
+    """Put back a job whose run met a database that was unavailable (a cut connection, a restart):
+    queued again, due after `delay`, its attempt counted. False when it is no longer this claim's."""
+    now = utcnow()
+    result = await session.execute(
+        update(Job)
+        .where(
+            Job.id == job_id, Job.lease_owner == owner, Job.attempt_count == attempt, Job.status.in_(RUNNING)
+        )
+        .values(
+            status="queued",
+            progress_stage="queued",
+            lease_owner=None,
+            lease_expires_at=None,
+            scheduled_at=now + timedelta(seconds=delay),
+            updated_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
 async def prune_terminal(session: AsyncSession, *, older_than: timedelta) -> int:
     cutoff = utcnow() - older_than
     result = await session.execute(

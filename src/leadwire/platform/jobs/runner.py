@@ -36,6 +36,9 @@ log = logging.getLogger("leadwire.worker")
 
 PRUNE_EVERY_SECONDS = 3600.0
 RETRY_FIRST_SECONDS = 0.05
+# A run the database failed (not the work) is handed back this many times, then it fails for good.
+TRANSIENT_ATTEMPTS = 10
+TRANSIENT_BACKOFF_FIRST, TRANSIENT_BACKOFF_MAX = 1.0, 60.0
 RETRY_MAX_SECONDS = 2.0
 
 
@@ -229,7 +232,12 @@ class Worker:
             error_code = "job_timeout"
         except asyncio.CancelledError:
             raise  # shutdown: the job is released, not failed
-        except Exception:
+        except Exception as exc:
+            if is_transient(exc) and job.attempt_count < TRANSIENT_ATTEMPTS:
+                # The database failed the run, not the work (a connection cut by a restart, a failover):
+                # the job runs again later rather than failing for good.
+                await self._retry_later(job, exc)
+                return
             log.exception("job %s (%s) raised", job.id, job.action)
             error_code = "handler_error"
         outcome = queue.Outcome(
@@ -288,6 +296,26 @@ class Worker:
             )
             await self._commit_outcomes([failed])
         # Even the failure could not be stored: the lease expires and the job is rescued.
+
+    async def _retry_later(self, job: Any, exc: Exception) -> None:
+        """Hand the job back, due again after a back-off that grows with its attempts; if even that cannot
+        be written, its lease expires and it is rescued all the same."""
+        delay = min(TRANSIENT_BACKOFF_MAX, TRANSIENT_BACKOFF_FIRST * 2 ** max(0, job.attempt_count - 1))
+        log.warning(
+            "job %s (%s): database unavailable (%s); runs again in %.0f s",
+            job.id, job.action, type(exc).__name__, delay,
+            extra={"job_id": job.id, "action": job.action},
+        )  # fmt: skip
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await queue.retry_later(
+                    session, owner=self.owner, job_id=job.id, attempt=job.attempt_count, delay=delay
+                )
+        except Exception as failed:
+            _log_step_failure(f"handing back job {job.id}", failed)
+        finally:
+            self._running.pop(job.id, None)
+            self._slot_freed.set()
 
     async def _commit_retrying(self, outcomes: list[queue.Outcome]) -> bool:
         """True once committed, retrying while the database fails transiently (the jobs stay
