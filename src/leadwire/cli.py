@@ -9,7 +9,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -245,7 +245,10 @@ def cluster(
     )
     children = supervision.plan_children(api_processes, workers, sock.fileno(), worker_concurrency)
     grace = settings.shutdown_grace_seconds + 10
-    code = supervision.Supervisor(children, env=dict(os.environ), grace_seconds=grace).run()
+    env = {**os.environ, **_fitted_pools(settings, api_processes, workers)}
+    code = supervision.Supervisor(
+        children, env=env, grace_seconds=grace, on_worker_exit=_lease_releaser(settings)
+    ).run()
     sock.close()
     raise typer.Exit(code=code)
 
@@ -267,6 +270,58 @@ def _run_fast(coro: Awaitable[None]) -> None:
         return
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(coro)  # type: ignore[arg-type]
+
+
+def _fitted_pools(settings: Settings, api: int, workers: int) -> dict[str, str]:
+    """Pool sizes for the children that fit the server's `max_connections` (`leadwire.pool_plan`)."""
+    from leadwire import pool_plan
+
+    url = settings.resolved_database_url
+    max_connections, reserved = asyncio.run(pool_plan.server_limits(url, settings.db_connect_timeout_seconds))
+    plan = pool_plan.plan_pools(
+        pool_plan.Sizes(
+            settings.db_pool_size,
+            settings.db_read_pool_size,
+            settings.db_poll_pool_size,
+            settings.trade_pool_size,
+        ),
+        api=api,
+        workers=workers,
+        max_connections=max_connections,
+        reserved=reserved,
+        pinned=os.environ,
+        trade_on_postgres=settings.trade_store == "postgres",
+    )
+    sys.stderr.write(plan.describe(max_connections=max_connections, reserved=reserved) + "\n")
+    return plan.environment()
+
+
+def _lease_releaser(settings: Settings) -> Callable[[int], int | None]:
+    """What the supervisor calls when a worker process exits: its jobs run again at once (None when the
+    database could not be told; then they run again when their lease expires)."""
+
+    async def release(pid: int) -> int:
+        from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker, transaction
+        from leadwire.platform.jobs.presence import release_dead_process
+
+        engine = make_engine(
+            settings.resolved_database_url, pool_size=1, timeouts=DbTimeouts.from_settings(settings)
+        )
+        try:
+            async with asyncio.timeout(settings.db_connect_timeout_seconds * 2):
+                async with transaction(make_sessionmaker(engine)) as session:
+                    return await release_dead_process(session, pid=pid)
+        finally:
+            await engine.dispose()
+
+    def run(pid: int) -> int | None:
+        try:
+            return asyncio.run(release(pid))
+        except Exception as exc:
+            sys.stderr.write(f"leases of worker {pid} not released ({type(exc).__name__}): they expire\n")
+            return None
+
+    return run
 
 
 async def _bootstrap_demo(settings: Settings) -> Any:

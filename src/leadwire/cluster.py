@@ -5,7 +5,9 @@ The supervisor binds the address once and hands the listening socket to every AP
 `leadwire api` with its own runtime. The processes share nothing but PostgreSQL and Redis, exactly as
 they would on several machines, so what works here works there.
 
-A child that dies is started again, after a back-off that grows while it keeps dying young. SIGINT
+A child that dies is started again, after a back-off that grows while it keeps dying young; a worker
+that dies has its jobs' leases released at once (`on_worker_exit`), so they run again within a poll
+tick rather than after a full lease. SIGINT
 (Ctrl-C) or SIGTERM stops the API processes first (they finish their requests), then the workers (they
 finish their running jobs or release them), each given the grace period before SIGKILL.
 """
@@ -18,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import FrameType
 
@@ -62,6 +64,8 @@ class Supervisor:
     children: list[Child]
     env: Mapping[str, str]
     grace_seconds: float
+    # Told the pid of a worker that exited; answers how many of its jobs it gave back (None: unknown).
+    on_worker_exit: Callable[[int], int | None] | None = None
     stopping: bool = False
 
     def run(self) -> int:
@@ -111,6 +115,9 @@ class Supervisor:
             delay = min(RESTART_BACKOFF_MAX, 0.5 * 2 ** max(0, child.failures - 1))
             child.restart_at = now + delay
             self._report("exited", child, code=code, restart_in_seconds=round(delay, 1))
+            if child.name.startswith("worker") and self.on_worker_exit is not None and child.pid is not None:
+                # Its jobs run again now, not when their leases would have expired.
+                self._report("released", child, jobs=self.on_worker_exit(child.pid))
 
     def _stop_all(self) -> None:
         # API processes first: no new work arrives while the workers finish theirs.

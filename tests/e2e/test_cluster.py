@@ -60,6 +60,8 @@ def cluster(pg_url: str, tmp_path: Path, redis_url: str) -> Iterator[Cluster]:
         LEADWIRE_SHUTDOWN_GRACE_SECONDS="5",
         # A claim whose process died is taken over after this (60 s by default).
         LEADWIRE_IDEMPOTENCY_LOCK_TIMEOUT_SECONDS="3",
+        # Longer than any test waits: a job of a killed worker runs again because it was released.
+        LEADWIRE_JOB_LEASE_SECONDS="120",
     )
     log = tmp_path / "cluster.log"
     argv = [*LEADWIRE, "cluster", "--port", str(port), "--api", "2", "--workers", "2", "--no-build-world"]
@@ -274,3 +276,40 @@ async def _lock_balances(url: str) -> Any:
     await connection.execute("BEGIN")
     await connection.execute("SELECT * FROM credit_balances FOR UPDATE")
     return connection
+
+
+def test_the_cluster_fits_its_pools_to_the_server_and_says_so(cluster: Cluster, pg_url: str) -> None:
+    (max_connections,) = _pg_fetch_row(pg_url, "SELECT current_setting('max_connections')::int")
+    announced = [
+        line for line in cluster.log.read_text().splitlines() if line.startswith("PostgreSQL allows")
+    ]
+    assert len(announced) == 1 and f"allows {max_connections} connections" in announced[0]
+    assert "(fits)" in announced[0]
+
+
+def test_a_killed_worker_s_jobs_run_again_at_once_not_after_their_lease(
+    cluster: Cluster, pg_url: str, tmp_path: Path
+) -> None:
+    """The fixture's lease is 120 s: a job rescued only when it expired would miss this test's bound.
+    The supervisor saw its worker die and released the job; another worker ran it again at once."""
+    started = tmp_path / "started"
+    body = {"started_file": str(started), "block_file": str(tmp_path / "never")}
+    with httpx.Client(timeout=10) as client:
+        created = client.post(f"{cluster.base_url}/api/v2/test/echo", json=body, headers=cluster.headers)
+        job_id = created.json()["item"]["id"]
+        wait_for(started.exists, timeout=30)
+        holder_pid = int(started.read_text().split()[0])
+        started.unlink()
+        killed_at = time.monotonic()
+        os.kill(holder_pid, signal.SIGKILL)
+        wait_for(started.exists, timeout=30)  # running again, on a worker that is alive
+        rerun_pid, attempt = (int(part) for part in started.read_text().split())
+        waited = time.monotonic() - killed_at
+        client.post(f"{cluster.base_url}/api/v2/jobs/{job_id}/cancel", headers=cluster.headers)
+    assert rerun_pid != holder_pid and attempt == 2 and waited < 30
+    released = [e for e in cluster.events() if e["cluster"] == "released"]
+    assert released and released[0]["pid"] == holder_pid and released[0]["jobs"] == 1
+
+
+def _pg_fetch_row(url: str, query: str) -> tuple[Any, ...]:
+    return tuple(asyncio.run(_pg_fetch(url, query))[0])

@@ -84,7 +84,12 @@ def test_cold_start_answers_readyz_while_the_world_builds_and_runs_waiting_jobs_
         assert not (data_dir / "world" / "world.db").exists()
 
         release()
-        status, ready = readiness_when(base, process, log, world_state("ready"), timeout=60)
+
+        # The in-process worker starts once the world is built, and is counted at its first beat.
+        def serving(body: Body) -> bool:
+            return world_state("ready")(body) and body["checks"].get("workers") == "ok"
+
+        status, ready = readiness_when(base, process, log, serving, timeout=60)
         assert status == 200 and ready["status"] == "ready" and ready["checks"]["world"] == "ready"
         assert set(ready["world"]["stages_done"]) == set(WORLD_STAGES) | set(INDEX_STAGES)
         finished = job(base, job_id, headers, until=("succeeded", "failed"), timeout=30)

@@ -20,7 +20,8 @@ from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
-from tests.support.faults import HangableProxy, hangable_proxy
+from tests.support.faults import HangableProxy, hangable_proxy, terminate_backends
+from tests.support.jobs import running_worker
 from tests.support.lifespan import asgi_client
 from tests.support.processes import free_port
 
@@ -146,12 +147,13 @@ async def test_redis_outage_keeps_the_api_answering_with_per_process_limits(
 async def test_redis_that_answers_reports_ready(settings: Settings, redis_url: str) -> None:
     runtime = await build_runtime(settings.model_copy(update={"redis_url": redis_url}))
     try:
-        async with asgi_client(create_app(runtime=runtime)) as http:
+        async with asgi_client(create_app(runtime=runtime)) as http, running_worker(runtime) as worker:
+            await asyncio.wait_for(worker.announced.wait(), 10)
             ready = await http.get("/readyz")
             assert ready.json() == {
                 "ok": True,
                 "status": "ready",
-                "checks": {"database": "ok", "redis": "ok"},
+                "checks": {"database": "ok", "redis": "ok", "workers": "ok"},
             }
     finally:
         await runtime.close()
@@ -182,21 +184,6 @@ async def test_readiness_is_not_fooled_by_a_pooled_connection_the_server_closed(
         await runtime.close()
 
 
-async def _terminate_all(database_url: str) -> int:
-    """Cut every connection to the test's database from the server side, as a restart would."""
-    import asyncpg
-
-    admin = await asyncpg.connect(database_url.replace("postgresql+asyncpg://", "postgresql://", 1))
-    try:
-        rows = await admin.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    finally:
-        await admin.close()
-    return len(rows)
-
-
 async def test_a_request_whose_pooled_connection_was_cut_is_answered_from_a_fresh_one(
     tmp_path: Path, pg_database: str
 ) -> None:
@@ -218,7 +205,7 @@ async def test_a_request_whose_pooled_connection_was_cut_is_answered_from_a_fres
                     )
                 )
             runtime.key_cache.ttl = 0  # the key is read again: on a connection that was cut
-            assert await _terminate_all(pg_database) > 0
+            assert await terminate_backends(pg_database) > 0
             assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
             assert_ok(await http.post("/api/v2/test/echo", json={}, headers=acct.headers), 202)
     finally:
@@ -246,7 +233,7 @@ async def test_jobs_running_while_every_connection_is_cut_still_succeed(
                 )
                 ids.append(assert_ok(created, 202)["item"]["id"])
             await asyncio.sleep(0.2)  # running: their progress reports and outcomes are still to write
-            assert await _terminate_all(pg_database) > 0
+            assert await terminate_backends(pg_database) > 0
             jobs = [
                 await poll_job(http, acct.headers, job_id, until=("succeeded", "failed"), timeout=60)
                 for job_id in ids

@@ -6,6 +6,7 @@ rows" is checked by every assertion. Expected figures come from the rows in `tes
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
@@ -16,6 +17,7 @@ from leadwire.providers.trade import Group, TradeFilters, TradeScope, TradeStore
 from leadwire.providers.trade_duckdb import DuckDBTradeStore
 from leadwire.providers.trade_postgres import PostgresTradeStore
 from leadwire.providers.trade_schema import DUCKDB_FILE
+from tests.support.faults import terminate_backends
 from tests.support.trade import ACME, BERLIN, HANOI, OSAKA, SHENZHEN, SHIPMENTS, _row
 from tests.support.trade_stores import asyncpg_dsn, load_postgres, load_world
 
@@ -200,6 +202,29 @@ async def test_a_store_without_data_says_so(tmp_path: Path, pg_database: str) ->
     unreachable = PostgresTradeStore("postgresql://postgres@127.0.0.1:9/none", timeout_seconds=2)
     with pytest.raises(TradeStoreError):
         await unreachable.company_names("importer")
+
+
+async def test_the_postgres_store_answers_after_its_connections_were_cut(postgres_dsn: str) -> None:
+    """A restart or failover cuts the pool's connections: the next query is answered from a fresh one."""
+    store = PostgresTradeStore(postgres_dsn, max_connections=2)
+    try:
+        first = await store.counterparties(ACME, "importer", YEAR, page=1, page_size=20)
+        assert await terminate_backends(postgres_dsn) > 0
+        again = await store.counterparties(ACME, "importer", YEAR, page=1, page_size=20)
+        assert _rows(again.groups) == _rows(first.groups)
+    finally:
+        await store.close()
+
+
+async def test_a_postgres_query_cut_while_it_runs_is_asked_again(postgres_dsn: str) -> None:
+    store = PostgresTradeStore(postgres_dsn, max_connections=2)
+    try:
+        running = asyncio.create_task(store._fetch("SELECT 7 FROM pg_sleep(1.5)", ()))
+        await asyncio.sleep(0.5)
+        assert await terminate_backends(postgres_dsn) > 0
+        assert await running == [(7,)]
+    finally:
+        await store.close()
 
 
 async def test_the_duckdb_store_sees_an_ingest_without_a_restart(tmp_path: Path) -> None:

@@ -72,7 +72,9 @@ class ResponseConformance:
             return
         resolved = self._resolve_refs(schema)
         validator = Draft202012Validator(resolved, registry=self._registry)  # type: ignore[call-arg]
-        errors = sorted(validator.iter_errors(response.json()), key=lambda e: list(e.path))
+        # A text body (the Prometheus exposition) is checked as the string it is.
+        body = response.json() if media.endswith("json") else response.text
+        errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
         if errors:
             first = errors[0]
             self.failures.append(f"{where}: {first.message} at {list(first.absolute_path)}")

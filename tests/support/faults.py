@@ -88,3 +88,20 @@ async def hangable_proxy(host: str, port: int) -> AsyncIterator[HangableProxy]:
         yield proxy
     finally:
         await proxy.close()
+
+
+async def terminate_backends(database_url: str) -> int:
+    """Cut every connection to `database_url`'s database from the server side, as a restart or a
+    failover would (`pg_terminate_backend`); the number cut."""
+    import asyncpg
+
+    dsn = database_url.replace("postgresql+asyncpg://", "postgresql://", 1).split("?")[0]
+    admin = await asyncpg.connect(dsn)
+    try:
+        rows = await admin.fetch(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    return len(rows)

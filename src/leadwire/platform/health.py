@@ -23,6 +23,7 @@ from starlette.responses import Response
 
 from leadwire.platform.envelope import JSONResponse
 from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs import presence
 from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 
@@ -40,7 +41,17 @@ _READINESS = {
                 "database": {"enum": ["ok", "unavailable"]},
                 "redis": {"enum": ["ok", "unavailable", "not_configured"]},
                 "world": {"enum": ["ready", "building", "failed"]},
+                "workers": {
+                    "enum": ["ok", "none_alive"],
+                    "description": "`none_alive`: no worker process has beaten in the last "
+                    f"{int(presence.BEAT_SECONDS * presence.STALE_AFTER_BEATS)} s, so jobs wait queued",
+                },
             },
+        },
+        "reasons": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "why the status is `degraded`, one sentence per cause",
         },
         "world": {
             "type": "object",
@@ -77,7 +88,8 @@ READINESS_DOC: dict[str, Any] = {
     "responses": {
         "200": {
             "description": "Ready; building while `leadwire serve` builds the sandbox world (jobs wait for "
-            "it); degraded while Redis is unreachable (limits per process) or after a failed world build",
+            "it); degraded while Redis is unreachable (limits per process), after a failed world build, "
+            "or while no worker is alive (jobs wait queued)",
             "content": {"application/json": {"schema": _READINESS}},
         },
         "503": {
@@ -142,14 +154,41 @@ async def readyz(request: Request, runtime: Runtime = Depends(get_runtime)) -> J
         )
     if runtime.draining:
         return JSONResponse({"ok": False, "status": "draining", "checks": checks, **extra}, status_code=503)
-    return JSONResponse({"ok": True, "status": _ready_status(checks), "checks": checks, **extra})
+    workers = await _workers_alive(runtime)
+    if workers is not None:
+        checks["workers"] = "ok" if workers.workers else "none_alive"
+    reasons = _degraded_because(checks)
+    if reasons:
+        return JSONResponse({"ok": True, "status": "degraded", "checks": checks, "reasons": reasons, **extra})
+    status = "building" if checks.get("world") == "building" else "ready"
+    return JSONResponse({"ok": True, "status": status, "checks": checks, **extra})
 
 
-def _ready_status(checks: dict[str, str]) -> str:
-    # A load balancer sends traffic on any 200: while the world builds the API answers, only jobs wait.
-    if checks["redis"] == "unavailable" or checks.get("world") == "failed":
-        return "degraded"
-    return "building" if checks.get("world") == "building" else "ready"
+def _degraded_because(checks: dict[str, str]) -> list[str]:
+    # A load balancer sends traffic on any 200: while the world builds the API answers, only jobs wait;
+    # the in-process worker starts once it is built, so no worker then is not a fault.
+    reasons = []
+    if checks["redis"] == "unavailable":
+        reasons.append("Redis is unreachable: rate limits are counted per process")
+    if checks.get("world") == "failed":
+        reasons.append("the sandbox world build failed")
+    if checks.get("workers") == "none_alive" and checks.get("world") != "building":
+        stale = int(presence.BEAT_SECONDS * presence.STALE_AFTER_BEATS)
+        reasons.append(f"no worker has reported in the last {stale} s: jobs wait queued")
+    return reasons
+
+
+async def _workers_alive(runtime: Runtime) -> presence.Alive | None:
+    """The live workers, or None when the database did not say within the connect timeout (then the
+    database check, just passed, says what there is to say)."""
+    try:
+        async with asyncio.timeout(runtime.settings.db_connect_timeout_seconds):
+            async with runtime.reader() as session:
+                alive = await presence.alive(session)
+    except Exception:
+        return None
+    WORKERS_ALIVE.set(alive.workers)
+    return alive
 
 
 def _world(request: Request) -> dict[str, Any] | None:
@@ -193,10 +232,16 @@ async def metrics(request: Request, runtime: Runtime = Depends(get_runtime)) -> 
         if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
             raise ApiError("api_key_invalid", detail="not the metrics token")
     _sample_process_state(runtime)
+    await _workers_alive(runtime)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
 TASKS = Gauge("leadwire_asyncio_tasks", "asyncio tasks alive in this process (requests, streams, workers)")
+WORKERS_ALIVE = Gauge(
+    "leadwire_workers_alive",
+    "worker processes (anywhere, as the database knows them) that beat within the last "
+    f"{int(presence.BEAT_SECONDS * presence.STALE_AFTER_BEATS)} s; read at scrape and readiness",
+)
 POOL_IN_USE = Gauge("leadwire_db_connections_in_use", "database connections checked out of a pool", ["pool"])
 
 

@@ -21,6 +21,13 @@ from leadwire.providers.trade_schema import POSTGRES_TABLE
 NAMES_TTL_SECONDS = 60.0
 
 
+_LOST_CONNECTION = (
+    asyncpg.ConnectionDoesNotExistError,
+    asyncpg.AdminShutdownError,
+    asyncpg.exceptions.ConnectionFailureError,
+    ConnectionError,
+)
+
 _log = logging.getLogger(__name__)  # the cause in full for the operator; the job says less
 
 
@@ -38,9 +45,11 @@ class PostgresTradeStore(TradeStore):
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         pool = await self._connected()
         try:
-            # The wait for a free connection is bounded too (a trade report holds four at once).
-            async with pool.acquire(timeout=self._timeout) as connection:
-                rows = await connection.fetch(sql, *params, timeout=self._timeout)
+            try:
+                rows = await self._fetch_on(pool, sql, params)
+            except _LOST_CONNECTION:
+                # Cut under the query (a restart, a failover): a read, so asked again on a fresh one.
+                rows = await self._fetch_on(pool, sql, params)
         except asyncpg.UndefinedTableError:
             raise TradeStoreError(
                 f"no table {self.table}: load shipments with `leadwire ingest shipments FILE`"
@@ -49,6 +58,11 @@ class PostgresTradeStore(TradeStore):
             _log.warning("trade query failed: %s: %s", type(exc).__name__, exc)
             raise TradeStoreError(f"trade query failed ({type(exc).__name__})") from exc
         return [tuple(row) for row in rows]
+
+    async def _fetch_on(self, pool: asyncpg.Pool, sql: str, params: Sequence[Any]) -> list[asyncpg.Record]:
+        # The wait for a free connection is bounded too (a trade report holds four at once).
+        async with pool.acquire(timeout=self._timeout) as connection:
+            return await connection.fetch(sql, *params, timeout=self._timeout)
 
     async def company_names(self, role: Role) -> list[str]:
         cached = self._names.get(role)

@@ -84,6 +84,23 @@ class JobBlob(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class WorkerPresence(Base):
+    """A worker process that is alive, as far as the database knows: written when it starts and every
+    few seconds after (`presence.beat`), deleted when it stops. `/readyz` and `/metrics` read it, since
+    an API process cannot see workers on other machines; the supervisor of `leadwire cluster` deletes
+    the row of a worker it saw die, with its leases."""
+
+    __tablename__ = "worker_presence"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)  # the lease owner id of its jobs
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    concurrency: Mapped[int] = mapped_column(Integer)
+    running: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    beat_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 @dataclass(frozen=True, slots=True)
 class NewJob:
     """A job as its creation wrote it: the row's values, without the ORM's per-object bookkeeping, so a

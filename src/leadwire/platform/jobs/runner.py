@@ -12,8 +12,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import os
-import socket
 from datetime import timedelta
 from typing import Any
 
@@ -23,8 +21,7 @@ from leadwire.platform import idempotency
 from leadwire.platform.context import request_id_var
 from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
-from leadwire.platform.ids import new_id
-from leadwire.platform.jobs import queue
+from leadwire.platform.jobs import presence, queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.registry import registry
@@ -54,7 +51,7 @@ class Worker:
         self.settings = runtime.settings
         self.concurrency = concurrency or self.settings.worker_concurrency
         self.actions = actions
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{new_id('job')[-8:]}"
+        self.owner = presence.new_owner()
         self._running: dict[str, asyncio.Task[None]] = {}
         self._stopping = asyncio.Event()
         self._slot_freed = asyncio.Event()
@@ -63,6 +60,8 @@ class Worker:
         self._outcomes: list[tuple[queue.Outcome, asyncio.Future[None]]] = []
         self._outcomes_ready = asyncio.Event()
         self._finisher: asyncio.Task[None] | None = None
+        # Set once the database has counted this worker alive (`presence.beat`).
+        self.announced = asyncio.Event()
 
     @property
     def lease_seconds(self) -> float:
@@ -70,7 +69,9 @@ class Worker:
 
     async def run(self) -> None:
         self._finisher = asyncio.create_task(self._finish_loop(), name="leadwire-finisher")
+        await self._beat()
         heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
+        beating = asyncio.create_task(self._presence_loop(), name="leadwire-presence")
         try:
             with self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs:
                 delay = RETRY_FIRST_SECONDS
@@ -86,9 +87,10 @@ class Worker:
                         await self._sleep_unless_stopping(delay)
                         delay = _next_delay(delay)
         finally:
-            heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await heartbeat
+            for task in (heartbeat, beating):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def _sleep_unless_stopping(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -118,6 +120,11 @@ class Worker:
             self._finisher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._finisher
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await presence.leave(session, owner=self.owner)
+        except Exception as exc:  # its row goes stale and stops counting all the same
+            _log_step_failure("leaving", exc)
 
     async def _claim(self) -> int:
         free = self.concurrency - len(self._running)
@@ -175,8 +182,27 @@ class Worker:
             jobs = await queue.prune_terminal(session, older_than=timedelta(days=settings.job_retention_days))
             keys = await idempotency.prune_expired(session)
             events = await event_log.prune(session, older_than=timedelta(days=settings.event_retention_days))
+            await presence.forget_stale(session)
         if jobs or keys or events:
             log.info("pruned %d terminal jobs, %d idempotency records, %d events", jobs, keys, events)
+
+    async def _presence_loop(self) -> None:
+        """Tell the database this worker is alive every `presence.BEAT_SECONDS` (the first beat is in
+        `run`, before any claim: a worker that runs jobs has been counted)."""
+        while True:
+            await asyncio.sleep(presence.BEAT_SECONDS)
+            await self._beat()
+
+    async def _beat(self) -> None:
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await presence.beat(
+                    session, owner=self.owner, concurrency=self.concurrency, running=len(self._running)
+                )
+        except Exception as exc:  # a missed beat: readiness may say "no worker" until the next
+            _log_step_failure("presence beat", exc)
+            return
+        self.announced.set()
 
     async def _heartbeat_loop(self) -> None:
         while True:
