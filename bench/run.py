@@ -42,6 +42,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("prefer_wait_lag.py", []),
     ("job_read_rps.py", []),
     ("job_poll_payload.py", []),
+    ("soak.py", []),
     ("dispatch.py", []),
     ("customs.py", []),
     ("websets_sse.py", []),

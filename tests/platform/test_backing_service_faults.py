@@ -207,7 +207,10 @@ async def test_a_request_whose_pooled_connection_was_cut_is_answered_from_a_fres
             runtime.key_cache.ttl = 0  # the key is read again: on a connection that was cut
             assert await terminate_backends(pg_database) > 0
             assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
-            assert_ok(await http.post("/api/v2/test/echo", json={}, headers=acct.headers), 202)
+            created = await http.post("/api/v2/test/echo", json={}, headers=acct.headers)
+            job_id = assert_ok(created, 202)["item"]["id"]
+            assert await terminate_backends(pg_database) > 0  # the poll pool's connections too
+            assert_ok(await http.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))
     finally:
         await runtime.close()
 

@@ -104,6 +104,11 @@ class _ReadPool:
     def open(self) -> int:
         return self._open
 
+    @property
+    def in_use(self) -> int:
+        """Connections handed out (or being opened for a read) now: 0 when the process is idle."""
+        return self._open - len(self._idle)
+
     async def fetchrow(self, sql: str, arguments: list[Any]) -> Any:
         connection, generation = await self._acquire()
         try:
@@ -270,6 +275,11 @@ class DriverReads:
         if self._sqlite is not None:
             connection, self._sqlite = self._sqlite, None
             await connection.close()
+
+    @property
+    def in_use(self) -> int:
+        """Connections of the PostgreSQL pool serving a read now."""
+        return 0 if self._pool is None else int(self._pool.in_use)
 
     @property
     def connections(self) -> int:

@@ -252,3 +252,4 @@ def _sample_process_state(runtime: Runtime) -> None:
         checkedout = getattr(engine.pool, "checkedout", None) if engine is not None else None
         if checkedout is not None:
             POOL_IN_USE.labels(pool=name).set(checkedout())
+    POOL_IN_USE.labels(pool="poll").set(runtime.poll_connections_in_use())

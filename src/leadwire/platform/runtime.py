@@ -82,6 +82,10 @@ class Runtime:
             )
         return self._driver_reads
 
+    def poll_connections_in_use(self) -> int:
+        """Connections of the job poll's pool serving a read now (0 before the first poll)."""
+        return 0 if self._driver_reads is None else self._driver_reads.in_use
+
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
