@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -16,7 +17,7 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
-from tests.support.fuzzing import examples
+from tests.support.fuzzing import deep_json, examples, hostile_text
 from tests.support.lifespan import app_lifespan
 
 json_values = st.recursive(
@@ -24,13 +25,22 @@ json_values = st.recursive(
     | st.booleans()
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False)
-    | st.text(max_size=40),
+    | st.text(max_size=40)
+    | hostile_text,
     lambda children: (
         st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=5)
     ),
     max_leaves=12,
 )
 FIELDS = [
+    "query",
+    "count",
+    "criteria",
+    "account_id",
+    "channel",
+    "recipient",
+    "profile_url",
+    "content",
     "queries",
     "search_limit",
     "category",
@@ -52,6 +62,8 @@ GETS = [
     "/api/v2/connect/accounts?can_send={id}",
     "/api/v2/credits",
     "/api/v2/nowhere/{id}",
+    "/api/v2/websets?cursor={id}",
+    "/api/v2/websets/ws_x/items?cursor={id}",
 ]
 header_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 
@@ -115,17 +127,32 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
         _assert_envelope(response)
 
     @settings(max_examples=examples(60))
-    @given(path=st.sampled_from(GETS), value=header_text)
+    @given(path=st.sampled_from(GETS), value=header_text | hostile_text)
     def get(path: str, value: str) -> None:
-        url = path.replace(
-            "{id}",
-            httpx.QueryParams({"v": value})["v"].replace("/", "%2F").replace("?", "%3F").replace("#", "%23"),
-        )
+        url = path.replace("{id}", quote(value, safe=""))  # non-ASCII arrives as percent-encoded UTF-8
         _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))
+
+    rpc_methods = st.sampled_from(["initialize", "tools/list", "tools/call", "ping", "nowhere"])
+    rpc_bodies = st.fixed_dictionaries(
+        {"jsonrpc": st.just("2.0"), "id": st.integers(0, 9) | hostile_text, "method": rpc_methods},
+        optional={"params": json_values | deep_json},
+    )
+
+    @settings(max_examples=examples(60))
+    @given(body=rpc_bodies | bodies, keyed=st.booleans())
+    def mcp(body: Any, keyed: bool) -> None:
+        """MCP answers JSON-RPC, not the envelope: never a 5xx, always JSON, with or without a key."""
+        mcp_headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+        if keyed:
+            mcp_headers.update(headers)
+        response = loop.run_until_complete(http.post("/mcp/", content=json.dumps(body), headers=mcp_headers))
+        assert response.status_code < 500, (response.status_code, response.text)
+        assert response.headers["content-type"].startswith(("application/json", "text/event-stream"))
 
     try:
         post()
         get()
+        mcp()
     finally:
 
         async def teardown() -> None:

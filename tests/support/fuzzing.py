@@ -11,8 +11,10 @@ the test as an explicit `@example(...)`, so CI checks it from then on.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 FUZZ = os.environ.get("LEADWIRE_FUZZ") == "1"
 SCALE = int(os.environ.get("LEADWIRE_FUZZ_SCALE", "10"))
@@ -37,3 +39,22 @@ def load_profile() -> None:
 def examples(in_ci: int) -> int:
     """The number of examples a test draws: `in_ci` under CI, `SCALE` times that under `make fuzz`."""
     return in_ci * SCALE if FUZZ else in_ci
+
+
+def _nest(depth: int, leaf: Any, in_lists: bool) -> Any:
+    value = leaf
+    for level in range(depth):
+        value = [value] if in_lists and level % 2 else {"a": value}
+    return value
+
+
+# Text beyond ASCII (accents, CJK, emoji, a lone surrogate's neighbours, NUL): what a validator, a
+# comparison or a byte-oriented walk may not expect.
+hostile_text = st.text(
+    alphabet=st.sampled_from(["\u0000", "é", "日", "本", "😀", "\ud7ff", "\ufeff", "a", ".", "%"])
+    | st.characters(codec="utf-8"),
+    max_size=12,
+)
+# JSON nested from a little to far past the body's depth limit (`platform/body.py: MAX_DEPTH`),
+# around hostile text: a recursive walk of it once raised RecursionError, a 500.
+deep_json = st.builds(_nest, st.integers(min_value=1, max_value=400), hostile_text, st.booleans())

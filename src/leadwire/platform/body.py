@@ -43,8 +43,10 @@ async def read_json_object(request: Request) -> dict[str, Any]:
         raise ApiError("invalid_request", detail="a JSON object body is required")
     try:
         data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise ApiError("invalid_request", detail="malformed JSON") from None
+    except orjson.JSONDecodeError as exc:
+        # orjson stops past 1,024 levels: that is the depth rule broken, not malformed JSON.
+        detail = DEPTH_DETAIL if str(exc).startswith("depth limit") else "malformed JSON"
+        raise ApiError("invalid_request", detail=detail) from None
     if not isinstance(data, dict):
         raise ApiError("invalid_request", detail="the body must be a JSON object")
     check_body(raw, data)

@@ -46,10 +46,12 @@ def validate_key(key: str) -> str:
 
 
 def body_fingerprint(body: bytes) -> str:
-    """SHA-256 of the canonical JSON (key order and whitespace do not matter); raw bytes otherwise."""
+    """SHA-256 of the canonical JSON (key order and whitespace do not matter); of the raw bytes when
+    the body is not JSON or is nested past what orjson writes back (255 levels: such a body is refused
+    by its route anyway, after the key was claimed and then released)."""
     try:
         canonical = orjson.dumps(orjson.loads(body), option=orjson.OPT_SORT_KEYS) if body.strip() else b""
-    except orjson.JSONDecodeError:
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         canonical = body
     return hashlib.sha256(canonical).hexdigest()
 
