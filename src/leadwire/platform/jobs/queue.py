@@ -381,7 +381,8 @@ async def release(session: AsyncSession, *, owner: str, job_ids: list[str], star
 
 async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt: int, delay: float) -> bool:
     """Put back a job whose run met a database that was unavailable (a cut connection, a restart):
-    queued again, due after `delay`, its attempt counted. False when it is no longer this claim's."""
+    queued again, due after `delay`, with its claim's attempt given back (the database failed, not the
+    job: `job_max_attempts` is for lost workers). False when it is no longer this claim's."""
     now = utcnow()
     result = await session.execute(
         update(Job)
@@ -393,6 +394,7 @@ async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt
             progress_stage="queued",
             lease_owner=None,
             lease_expires_at=None,
+            attempt_count=Job.attempt_count - 1,
             scheduled_at=now + timedelta(seconds=delay),
             updated_at=now,
         )

@@ -9,6 +9,7 @@ committed or its lease is gone (another worker then owns the job, and this outco
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import logging
@@ -33,7 +34,8 @@ log = logging.getLogger("leadwire.worker")
 
 PRUNE_EVERY_SECONDS = 3600.0
 RETRY_FIRST_SECONDS = 0.05
-# A run the database failed (not the work) is handed back this many times, then it fails for good.
+# A run the database failed (not the work) is handed back this many times by one worker, then it fails
+# for good with handler_error.
 TRANSIENT_ATTEMPTS = 10
 TRANSIENT_BACKOFF_FIRST, TRANSIENT_BACKOFF_MAX = 1.0, 60.0
 RETRY_MAX_SECONDS = 2.0
@@ -60,6 +62,7 @@ class Worker:
         self._outcomes: list[tuple[queue.Outcome, asyncio.Future[None]]] = []
         self._outcomes_ready = asyncio.Event()
         self._finisher: asyncio.Task[None] | None = None
+        self._transient = _FailureCounts()
         # Set once the database has counted this worker alive (`presence.beat`).
         self.announced = asyncio.Event()
 
@@ -259,10 +262,11 @@ class Worker:
         except asyncio.CancelledError:
             raise  # shutdown: the job is released, not failed
         except Exception as exc:
-            if is_transient(exc) and job.attempt_count < TRANSIENT_ATTEMPTS:
+            failures = self._transient.count(job.id) if is_transient(exc) else 0
+            if 0 < failures <= TRANSIENT_ATTEMPTS:
                 # The database failed the run, not the work (a connection cut by a restart, a failover):
                 # the job runs again later rather than failing for good.
-                await self._retry_later(job, exc)
+                await self._retry_later(job, exc, failures)
                 return
             log.exception("job %s (%s) raised", job.id, job.action)
             error_code = "handler_error"
@@ -323,22 +327,32 @@ class Worker:
             await self._commit_outcomes([failed])
         # Even the failure could not be stored: the lease expires and the job is rescued.
 
-    async def _retry_later(self, job: Any, exc: Exception) -> None:
-        """Hand the job back, due again after a back-off that grows with its attempts; if even that cannot
-        be written, its lease expires and it is rescued all the same."""
-        delay = min(TRANSIENT_BACKOFF_MAX, TRANSIENT_BACKOFF_FIRST * 2 ** max(0, job.attempt_count - 1))
+    async def _retry_later(self, job: Any, exc: Exception, failures: int) -> None:
+        """Hand the job back with its claim's attempt (the database failed, not the job), due again
+        after a back-off that doubles with each such failure this worker saw. The hand-back is retried
+        while the database keeps failing and the job stays heartbeated; if its lease is lost meanwhile,
+        it is rescued like any job of a lost worker."""
+        delay = min(TRANSIENT_BACKOFF_MAX, TRANSIENT_BACKOFF_FIRST * 2 ** (failures - 1))
         log.warning(
             "job %s (%s): database unavailable (%s); runs again in %.0f s",
             job.id, job.action, type(exc).__name__, delay,
             extra={"job_id": job.id, "action": job.action},
         )  # fmt: skip
+        step = RETRY_FIRST_SECONDS
         try:
-            async with transaction(self.runtime.sessionmaker) as session:
-                await queue.retry_later(
-                    session, owner=self.owner, job_id=job.id, attempt=job.attempt_count, delay=delay
-                )
-        except Exception as failed:
-            _log_step_failure(f"handing back job {job.id}", failed)
+            while True:
+                try:
+                    async with transaction(self.runtime.sessionmaker) as session:
+                        await queue.retry_later(
+                            session, owner=self.owner, job_id=job.id, attempt=job.attempt_count, delay=delay
+                        )
+                    return
+                except Exception as failed:
+                    _log_step_failure(f"handing back job {job.id}", failed)
+                    if not is_transient(failed) or self._stopping.is_set():
+                        return
+                await asyncio.sleep(step)
+                step = _next_delay(step)
         finally:
             self._running.pop(job.id, None)
             self._slot_freed.set()
@@ -361,6 +375,24 @@ class Worker:
     async def _finish_many(self, outcomes: list[queue.Outcome]) -> None:
         async with transaction(self.runtime.sessionmaker) as session:
             await queue.finish_many(session, self.runtime.notifier, owner=self.owner, outcomes=outcomes)
+
+
+class _FailureCounts:
+    """How often each job's run met a database failure on this worker: the back-off and the cap of
+    handing it back. Bounded: the oldest jobs are forgotten first (another worker may have them)."""
+
+    LIMIT = 1024
+
+    def __init__(self) -> None:
+        self._counts: collections.OrderedDict[str, int] = collections.OrderedDict()
+
+    def count(self, job_id: str) -> int:
+        """Record one more failure of `job_id`; how many this worker has now seen."""
+        seen = self._counts.pop(job_id, 0) + 1
+        self._counts[job_id] = seen
+        if len(self._counts) > self.LIMIT:
+            self._counts.popitem(last=False)
+        return seen
 
 
 def _capped(detail: str | None) -> str | None:
