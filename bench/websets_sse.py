@@ -349,7 +349,6 @@ async def _seed(database_url: str) -> tuple[str, str, int]:
                     status="running",
                     released=0,
                     query_index=0,
-                    query_depth=0,
                     rounds=[],
                     created_at=now,
                 )

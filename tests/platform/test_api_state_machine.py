@@ -338,7 +338,7 @@ def make_machine(h: Harness) -> type[RuleBasedStateMachine]:
                         .where(
                             Job.user_id == self.acct.user_id,
                             Job.action != ECHO,
-                            (Job.status.in_(("running", "settling")))
+                            (Job.status == "running")
                             | (Job.status.in_(PENDING) & (Job.scheduled_at <= utcnow())),
                         )
                     )

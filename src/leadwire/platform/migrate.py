@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from alembic import command
@@ -22,6 +21,3 @@ def upgrade(database_url: str, revision: str = "head") -> None:
     """Blocking; env.py runs its own event loop, so call this outside one (or in a thread)."""
     command.upgrade(alembic_config(database_url), revision)
 
-
-async def upgrade_async(database_url: str) -> None:
-    await asyncio.to_thread(upgrade, database_url)

@@ -50,7 +50,9 @@ class JobBilling(TypedDict):
     pending_units: float
 
 
-JobStatus = Literal["queued", "scheduled", "running", "settling", "succeeded", "failed", "cancelled"]
+# The contract also names `settling`; a job here settles in the transaction that ends it, so it never
+# shows that status (docs/api.md, "Jobs").
+JobStatus = Literal["queued", "scheduled", "running", "succeeded", "failed", "cancelled"]
 Channel = Literal["email", "linkedin", "whatsapp"]
 
 

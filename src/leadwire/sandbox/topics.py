@@ -423,7 +423,3 @@ def topics_for(department: str, sector: str) -> tuple[Topic, ...]:
         return out
     return tuple(t for t in TOPICS if not t.off_topic and not t.sectors)
 
-
-def topic_by_label() -> dict[str, Topic]:
-    """Topics keyed by their ground-truth label."""
-    return {t.label: t for t in TOPICS}

@@ -419,12 +419,10 @@ async def _commit_batch(
             full_new += status == "full"
             if release:
                 changed.append(views.item(row, detail="compact", finished=False, criteria_by_id=by_id))
-        run_row.query_depth += 1
         # A query is done when the search has no more to give, or when a whole batch of its candidates
         # (ranked best first) qualified none: those further down will not either. The run never pads.
         if exhausted or qualified_new == 0:
             run_row.query_index += 1
-            run_row.query_depth = 0
         run_row.rounds = [*run_row.rounds, _round(planned, len(prospects), qualified_new, now)]
         await session.flush()
         await _refresh_counts(session, webset, number)

@@ -69,7 +69,6 @@ class WebsetRun(Base):
     released: Mapped[int] = mapped_column(Integer, default=0)
     # Which planned query to ask next and how deep into it: where a resumed run continues.
     query_index: Mapped[int] = mapped_column(Integer, default=0)
-    query_depth: Mapped[int] = mapped_column(Integer, default=0)
     rounds: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)

@@ -117,7 +117,6 @@ def _run(webset_id: str, number: int, goal: int, *, job_id: str | None, now: Any
         status="pending",
         released=0,
         query_index=0,
-        query_depth=0,
         rounds=[],
         created_at=now,
     )

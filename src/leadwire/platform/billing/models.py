@@ -9,8 +9,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, UtcDateTime
 
-ENTRY_KINDS = ("grant", "reserve", "release", "charge")
-
 
 class CreditBalance(Base):
     __tablename__ = "credit_balances"

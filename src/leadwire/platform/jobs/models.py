@@ -12,8 +12,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from leadwire.platform.db import Base, JsonType, UtcDateTime
 
 PENDING = ("queued", "scheduled")
-ACTIVE = ("queued", "scheduled", "running", "settling")
-UNDER_WAY = ("running", "settling")
+ACTIVE = ("queued", "scheduled", "running")
+UNDER_WAY = ("running",)
 TERMINAL = ("succeeded", "failed", "cancelled")
 STATUSES = (*ACTIVE, *TERMINAL)
 DETAIL_LIMIT = 500

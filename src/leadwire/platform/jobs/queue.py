@@ -225,7 +225,6 @@ _OWNED_TO_SETTLE = (
     .with_for_update()
 )
 _SETTLED = bindparam("b_settled", type_=Boolean)
-_CHARGED = bindparam("b_charged", type_=BigInteger)
 # Core UPDATE: executemany, not the ORM's bulk form; every condition spelled out, since an expanding IN
 # parameter cannot be used with executemany.
 _FINISH = (

@@ -31,7 +31,7 @@ JobId = Path(description="job id from a creation response")
     responses={**documented(ItemEnvelope[PublicJob]), **errors("task_not_found")},
     summary="Read a job",
     description=(
-        "Any job of the caller's account: status (`queued`, `scheduled`, `running`, `settling`, then "
+        "Any job of the caller's account: status (`queued`, `scheduled`, `running`, then "
         "`succeeded`, `failed` or `cancelled`), progress, `result` (typed by `action`; set when "
         "succeeded), `error` (`{code, detail?}` when failed) and `billing` (`charged_credits` is final "
         "once the job is terminal). Needs the read scope of the job's capability; another account's "
