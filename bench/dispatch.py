@@ -40,14 +40,14 @@ EMAIL = {
 
 async def _sender(database_url: str, data_dir: Path, keys: int) -> tuple[str, list[str]]:
     """A business account with `keys` keys and a sandbox email account; (account_id, keys)."""
-    from leadwire.platform import connect
+    from leadwire.channels import connected
     from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 
     user_id, issued = await bs.create_account(database_url, plan="business", keys=keys)
     engine = make_engine(database_url)
     try:
         async with transaction(make_sessionmaker(engine)) as session:
-            account = await connect.add_account(
+            account = await connected.add_account(
                 session, user_id=user_id, channel="email", provider="sandbox",
                 display_name="bench", identifier="bench@leadwire.example",
             )  # fmt: skip

@@ -31,13 +31,13 @@ ATTACHMENT_BYTES = 8_900_000  # base64 of it, with the rest of the body, is just
 async def _sender(database_url: str, user_id: str) -> str:
     """A sandbox email account of the user, through the services."""
     import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
-    from leadwire.platform import connect
+    from leadwire.channels import connected
     from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 
     engine = make_engine(database_url)
     try:
         async with transaction(make_sessionmaker(engine)) as session:
-            account = await connect.add_account(
+            account = await connected.add_account(
                 session, user_id=user_id, channel="email", provider="sandbox", display_name="bench",
                 identifier="bench@leadwire.example",
             )  # fmt: skip

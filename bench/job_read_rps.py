@@ -236,7 +236,7 @@ async def _create_job(database_url: str, data_dir: Path, keys: int) -> tuple[str
     """A business account with `keys` keys and one `bench.noop` job it owns; (job id, raw keys)."""
     from leadwire import capabilities
     from leadwire.config import Settings
-    from leadwire.platform.auth import Caller
+    from leadwire.platform.callers import Caller
     from leadwire.platform.db import transaction
     from leadwire.platform.jobs.service import create_job
     from leadwire.platform.plans import get_plan

@@ -98,7 +98,7 @@ class Leadwire(System):
         from _queues import account_jobs, batch_plan
         from leadwire import capabilities
         from leadwire.config import Settings
-        from leadwire.platform.auth import Caller
+        from leadwire.platform.callers import Caller
         from leadwire.platform.db import transaction
         from leadwire.platform.jobs.service import create_jobs
         from leadwire.platform.plans import get_plan

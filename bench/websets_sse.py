@@ -193,7 +193,7 @@ def serve_baseline(port: int) -> None:
             Route("/readyz", readyz),
         ]
     )
-    # The uvicorn settings of `leadwire api` (leadwire.platform.http_server.uvicorn_config), bare protocol.
+    # The uvicorn settings of `leadwire api` (leadwire.platform.http.server.uvicorn_config), bare protocol.
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, http="httptools", log_config=None, access_log=False, lifespan="on"
     )

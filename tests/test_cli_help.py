@@ -12,8 +12,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from leadwire.channels import connected
 from leadwire.cli import app
-from leadwire.platform import connect
 from leadwire.platform.plans import PLANS
 
 WIDE = {"COLUMNS": "250", "TERMINAL_WIDTH": "250"}  # one line per option: values are not wrapped apart
@@ -86,11 +86,11 @@ def test_admin_options_name_the_values_the_services_accept() -> None:
         ("user", "create"): {"plan": tuple(PLANS)},
         ("key", "create"): {"mode": ("live", "test")},
         ("account", "add"): {
-            "channel": connect.CHANNELS,
-            "provider": tuple({p for names in connect.PROVIDERS_BY_CHANNEL.values() for p in names}),
+            "channel": connected.CHANNELS,
+            "provider": tuple({p for names in connected.PROVIDERS_BY_CHANNEL.values() for p in names}),
             "smtp_tls": ("starttls", "tls", "none"),
         },
-        ("account", "set-status"): {"status": connect.STATUSES},
+        ("account", "set-status"): {"status": connected.STATUSES},
     }
     for path, options in helps.items():
         params = {p.name: p.help for p in dict(TREE)[("admin", *path)].params}

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 import typer
 
+from leadwire.channels.values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.config import Settings, load_settings
-from leadwire.platform.connect_values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.platform.plans import PLANS
 
 T = TypeVar("T")
@@ -239,7 +239,7 @@ def account_add(
     ),
 ) -> None:
     """Connect a channel account for a user; prints its account_id (secrets are stored encrypted)."""
-    from leadwire.platform import connect as service
+    from leadwire.channels import connected
     from leadwire.platform.crypto import SecretBox
 
     settings_, secret = _provider_options(
@@ -259,7 +259,7 @@ def account_add(
     box = SecretBox(load_settings().resolved_secret_key) if secret else None
 
     async def work(session: Any) -> dict[str, Any]:
-        account = await service.add_account(
+        account = await connected.add_account(
             session,
             user_id=user,
             channel=channel,
@@ -318,10 +318,10 @@ def account_set_status(
     status: str = typer.Argument(..., help=f"one of {one_of(STATUSES)}"),
 ) -> None:
     """Set a connected account's status (e.g. reconnect_required to stop sends from it)."""
-    from leadwire.platform import connect as service
+    from leadwire.channels import connected
 
     async def work(session: Any) -> dict[str, Any]:
-        account = await service.set_status(session, account_id, status)
+        account = await connected.set_status(session, account_id, status)
         return {"account_id": account.id, "status": account.status}
 
     _admin(work)

@@ -21,17 +21,17 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from leadwire import capabilities
 from leadwire.config import Settings, load_settings
-from leadwire.platform import health
 from leadwire.platform.db import is_lost_connection, is_lost_race, is_transient
-from leadwire.platform.docs_pages import install_docs
-from leadwire.platform.envelope import JSONResponse, error_body, error_response
 from leadwire.platform.errors import ApiError
-from leadwire.platform.flat_route import FlatDispatch
 from leadwire.platform.gcfreeze import freeze_startup_heap
-from leadwire.platform.http import ReplayedResponse
-from leadwire.platform.middleware import RequestContextMiddleware
-from leadwire.platform.openapi import install_openapi
-from leadwire.platform.retry import RetryOnLostConnection, mark_retryable
+from leadwire.platform.http import health
+from leadwire.platform.http.creation import ReplayedResponse
+from leadwire.platform.http.docs_pages import install_docs
+from leadwire.platform.http.envelope import JSONResponse, error_body, error_response
+from leadwire.platform.http.flat_route import FlatDispatch
+from leadwire.platform.http.middleware import RequestContextMiddleware
+from leadwire.platform.http.openapi import install_openapi
+from leadwire.platform.http.retry import RetryOnLostConnection, mark_retryable
 from leadwire.platform.runtime import Runtime, build_runtime
 
 if TYPE_CHECKING:

@@ -386,7 +386,7 @@ def _run_server(
     import uvicorn
 
     from leadwire.app import create_app
-    from leadwire.platform.http_server import uvicorn_config
+    from leadwire.platform.http.server import uvicorn_config
 
     app = create_app(settings, in_process_worker=in_process_worker, freeze_heap=True, world_build=world_build)
     # Started once the server's imports are done: on 2 cores the build's own start-up would slow them.

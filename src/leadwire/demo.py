@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from leadwire.platform import connect as accounts
+from leadwire.channels import connected
 from leadwire.platform.billing import ledger
 from leadwire.platform.db import transaction
 from leadwire.platform.users import all_scopes, create_user, find_key, find_user_by_email, issue_key
@@ -57,7 +57,7 @@ async def ensure_demo_account(sessionmaker: async_sessionmaker[AsyncSession], da
             user = await create_user(session, email=DEMO_EMAIL, plan="business")
             await ledger.grant(session, user.id, DEMO_CREDITS)
             for channel, name, identifier in SANDBOX_ACCOUNTS:
-                await accounts.add_account(
+                await connected.add_account(
                     session,
                     user_id=user.id,
                     channel=channel,

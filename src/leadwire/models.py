@@ -1,7 +1,8 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
+from leadwire.channels import connected, delivery, pacing
 from leadwire.engagement import models as engagement_models
-from leadwire.platform import connect, delivery, idempotency_models, pacing, users
+from leadwire.platform import idempotency_models, users
 from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
 from leadwire.platform.events import models as events_models
@@ -11,7 +12,7 @@ from leadwire.websets import models as websets_models
 __all__ = [
     "Base",
     "billing_models",
-    "connect",
+    "connected",
     "delivery",
     "engagement_models",
     "events_models",

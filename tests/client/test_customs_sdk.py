@@ -19,7 +19,7 @@ from leadwire.app import create_app
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
 from leadwire.client.core import TERMINAL
 from leadwire.config import Settings
-from leadwire.platform.http_server import uvicorn_config
+from leadwire.platform.http.server import uvicorn_config
 from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.jobs import running_worker

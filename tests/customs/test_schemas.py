@@ -1,4 +1,4 @@
-"""Every rule of the customs request bodies, through `platform.body.validate` as the routes will call it."""
+"""Every rule of the customs request bodies, through `platform.validation.validate` as the routes call it."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from leadwire.customs.schemas import (
     SectionRequest,
     latest_end_date,
 )
-from leadwire.platform.body import validate
 from leadwire.platform.errors import ApiError
+from leadwire.platform.validation import validate
 
 DATES = {"start_date": "2024-01-01", "end_date": "2024-12-31"}
 CANDIDATES = {"company_name": "Acme Trading", **DATES}

@@ -54,7 +54,7 @@ def _create_jobs(url: str, accounts: list[TestAccount], payloads: list[dict[str,
 
     async def work(runtime: Runtime) -> None:
         import tests.support.echo  # noqa: F401 - registers test.echo
-        from leadwire.platform.auth import Caller
+        from leadwire.platform.callers import Caller
         from leadwire.platform.jobs.service import create_jobs
         from leadwire.platform.plans import get_plan
         from leadwire.platform.users import all_scopes

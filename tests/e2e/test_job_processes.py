@@ -40,7 +40,7 @@ def _account(url: str) -> TestAccount:
 def _create_echo_job(url: str, acct: TestAccount, payload: dict[str, Any], action: str = "test.echo") -> str:
     async def work(runtime: Any) -> str:
         import tests.support.echo  # noqa: F401 - registers test.echo
-        from leadwire.platform.auth import Caller
+        from leadwire.platform.callers import Caller
         from leadwire.platform.jobs.service import create_job
         from leadwire.platform.plans import get_plan
         from leadwire.platform.users import all_scopes
@@ -116,7 +116,7 @@ def test_cancel_racing_a_claim_has_exactly_one_winner(pg_url: str) -> None:
 
     async def race(runtime: Any) -> list[tuple[bool, str, str]]:
         import tests.support.echo  # noqa: F401 - registers test.echo
-        from leadwire.platform.auth import Caller
+        from leadwire.platform.callers import Caller
         from leadwire.platform.errors import ApiError
         from leadwire.platform.jobs import queue, service
         from leadwire.platform.plans import get_plan

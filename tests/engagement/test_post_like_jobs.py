@@ -12,9 +12,9 @@ import httpx
 import respx
 from sqlalchemy import select, update
 
-from leadwire.platform import connect
+from leadwire.channels import connected
+from leadwire.channels.pacing import PacingSlot
 from leadwire.platform.db import transaction
-from leadwire.platform.pacing import PacingSlot
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.sandbox_channels import Outbox
@@ -236,7 +236,7 @@ async def test_unipile_like_through_the_job(
     assert failed["error"] == {"code": "account_disconnected", "detail": "HTTP 401 type=errors/disconnected"}
     async with transaction(runtime.sessionmaker) as session:
         status = await session.scalar(
-            select(connect.ConnectAccount.status).where(connect.ConnectAccount.id == account_id)
+            select(connected.ConnectAccount.status).where(connected.ConnectAccount.id == account_id)
         )
     assert status == "reconnect_required"
     assert_error(

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from leadwire.platform import connect
+from leadwire.channels import connected
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs.runner import Worker
 from leadwire.platform.runtime import Runtime
@@ -130,7 +130,7 @@ async def test_an_account_disconnected_after_acceptance_sends_nothing(
     account = await accounts.connect(owner.user_id, "email")
     item = assert_ok(await client.post(DISPATCH, json=email(account), headers=owner.headers), 202)["item"]
     async with transaction(runtime.sessionmaker) as session:
-        await connect.set_status(session, account, "disconnected")
+        await connected.set_status(session, account, "disconnected")
     async with running_worker(runtime):
         job = await poll_job(client, owner.headers, item["id"], until=DONE)
     assert (job["status"], job["error"]) == ("failed", {"code": "account_disconnected"})
@@ -161,7 +161,7 @@ async def test_a_job_run_again_after_a_send_began_is_delivery_unknown_and_sends_
 ) -> None:
     """The worker vanished between the delivery record and the provider's answer: the rescued job must
     not send a second time."""
-    from leadwire.platform import delivery
+    from leadwire.channels import delivery
     from leadwire.platform.jobs.context import JobContext
 
     owner = await accounts.create()

@@ -9,7 +9,7 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from leadwire.platform.key_cache import KeyCache
+from leadwire.platform.admission.key_cache import KeyCache
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes
 from tests.support.accounts import AccountFactory
@@ -131,7 +131,7 @@ async def test_key_is_never_logged(
 async def test_an_unknown_key_is_read_once_then_known_as_a_miss(
     client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from leadwire.platform import auth
+    from leadwire.platform.http import auth
 
     reads: list[str] = []
     real = auth.find_key_by_digest

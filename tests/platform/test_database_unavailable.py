@@ -7,9 +7,9 @@ import pytest
 
 from leadwire.app import create_app
 from leadwire.config import Settings
+from leadwire.platform.admission.ratelimit import RateLimiter
 from leadwire.platform.db import make_engine, make_sessionmaker
 from leadwire.platform.notify import Notifier
-from leadwire.platform.ratelimit import RateLimiter
 from leadwire.platform.runtime import Runtime
 from tests.support.envelope import assert_error
 from tests.support.processes import free_port

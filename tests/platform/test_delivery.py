@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy import select
 
 import tests.support.echo  # noqa: F401 - registers the test.deliver action
-from leadwire.platform import delivery
-from leadwire.platform.auth import Caller
+from leadwire.channels import delivery
+from leadwire.channels.delivery import Delivery
+from leadwire.platform.callers import Caller
 from leadwire.platform.db import transaction
-from leadwire.platform.delivery import Delivery
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.service import create_job

@@ -10,8 +10,8 @@ import pytest
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from starlette.responses import Response
 
-from leadwire.platform.flat_route import FlatDispatch, UnsupportedDeclaration, flat_get
-from leadwire.platform.middleware import SECURITY_HEADERS
+from leadwire.platform.http.flat_route import FlatDispatch, UnsupportedDeclaration, flat_get
+from leadwire.platform.http.middleware import SECURITY_HEADERS
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error
 from tests.support.jobs import create_echo

@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 
 from leadwire.config import Settings
-from leadwire.platform.http_server import uvicorn_config
+from leadwire.platform.http.server import uvicorn_config
 from tests.support.envelope import assert_error
 from tests.support.processes import free_port
 

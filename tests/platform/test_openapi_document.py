@@ -19,12 +19,11 @@ from openapi_spec_validator import validate
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.envelope import JSONResponse
-from leadwire.platform.http import Idempotency, idempotent
+from leadwire.platform.http.creation import JOB_RESPONSES, Idempotency, idempotent
+from leadwire.platform.http.envelope import JSONResponse
+from leadwire.platform.http.schemas import COMMON_CODES, PUBLIC_CODES
 from leadwire.platform.idempotency import validate_key
-from leadwire.platform.job_routes import JOB_RESPONSES
 from leadwire.platform.jobs.wait import parse_prefer_wait
-from leadwire.platform.openapi import COMMON_CODES, PUBLIC_CODES
 
 PROBES = ("/healthz", "/readyz", "/metrics")
 JOB_SCHEMAS = ("#/components/schemas/PublicJob", "#/components/schemas/ReducedJob")

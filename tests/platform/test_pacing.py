@@ -6,8 +6,8 @@ import asyncio
 import itertools
 from datetime import datetime, timedelta
 
+from leadwire.channels.pacing import next_slot
 from leadwire.platform.db import transaction
-from leadwire.platform.pacing import next_slot
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 

@@ -11,8 +11,8 @@ from fastapi import FastAPI
 
 from leadwire.app import create_app
 from leadwire.config import Settings
+from leadwire.platform.admission.ratelimit import RedisCounters
 from leadwire.platform.plans import PLANS, RateLimit
-from leadwire.platform.ratelimit import RedisCounters
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok

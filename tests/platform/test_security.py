@@ -23,13 +23,14 @@ from sqlalchemy import select, text
 from typer.testing import CliRunner
 
 from leadwire.app import create_app
+from leadwire.channels.connected import ConnectAccount
 from leadwire.cli import app as cli_app
 from leadwire.config import Settings
 from leadwire.mcp.server import McpAuth
-from leadwire.platform.auth import Caller, authenticated_caller
-from leadwire.platform.connect import ConnectAccount
+from leadwire.platform.callers import Caller
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
+from leadwire.platform.http.auth import authenticated_caller
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.users import all_scopes
 from leadwire.providers.sandbox_channels import Outbox

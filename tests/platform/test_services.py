@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from leadwire.platform.services import Services
+from leadwire.platform.adapters import Services
 
 
 class _Counting:

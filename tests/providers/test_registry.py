@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from leadwire.channels import connected
 from leadwire.config import Settings
-from leadwire.platform import connect as accounts_service
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
@@ -44,7 +44,7 @@ async def test_smtp_account_sends_through_its_server_with_the_decrypted_password
         owner = await accounts.create()
         box = SecretBox(runtime.settings.resolved_secret_key)
         async with transaction(runtime.sessionmaker) as session:
-            account = await accounts_service.add_account(
+            account = await connected.add_account(
                 session,
                 user_id=owner.user_id,
                 channel="email",

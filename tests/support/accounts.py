@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
-from leadwire.platform import connect as accounts_service
+from leadwire.channels import connected
 from leadwire.platform.billing import ledger
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
@@ -65,7 +65,7 @@ class AccountFactory:
         self, user_id: str, channel: str, *, status: str = "connected", provider: str = "sandbox"
     ) -> str:
         async with transaction(self.runtime.sessionmaker) as session:
-            account = await accounts_service.add_account(
+            account = await connected.add_account(
                 session,
                 user_id=user_id,
                 channel=channel,
@@ -74,7 +74,7 @@ class AccountFactory:
                 identifier=f"{channel}-id",
             )
             if status != "connected":
-                await accounts_service.set_status(session, account.id, status)
+                await connected.set_status(session, account.id, status)
         return account.id
 
     async def connect_smtp(self, user_id: str, port: int, *, password: str | None = "right") -> str:
@@ -106,7 +106,7 @@ class AccountFactory:
             if isinstance(value, str):
                 register_secret(value, f"a {provider} secret")
         async with transaction(self.runtime.sessionmaker) as session:
-            account = await accounts_service.add_account(
+            account = await connected.add_account(
                 session,
                 user_id=user_id,
                 channel=channel,

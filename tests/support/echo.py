@@ -19,17 +19,19 @@ from sqlalchemy import text
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from typing_extensions import TypedDict
 
-from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_kind
-from leadwire.platform.body import RequestModel, json_body, openapi_body
+from leadwire.platform.callers import Caller
 from leadwire.platform.capability import Capability
-from leadwire.platform.envelope import JSONResponse
-from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.creation import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.http.envelope import JSONResponse
+from leadwire.platform.http.session import Session
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.jobs.service import create_job
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.session import Session
+from leadwire.platform.validation import RequestModel
 
 ACTION = "test.echo"
 
@@ -188,7 +190,7 @@ async def stream_topic(
     from leadwire.platform.db import transaction
     from leadwire.platform.events import log
     from leadwire.platform.events.follow import follow
-    from leadwire.platform.events.sse import control, resume_point, sse_response, to_sse
+    from leadwire.platform.http.sse import control, resume_point, sse_response, to_sse
 
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     async with transaction(runtime.sessionmaker) as session:
@@ -213,7 +215,7 @@ DELIVER_ACTION = "test.deliver"
 
 async def run_deliver(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     """A stand-in outreach send: the "provider" appends one line per message to `sent_file`."""
-    from leadwire.platform import delivery
+    from leadwire.channels import delivery
 
     begun = await delivery.begin(ctx, channel="email", recipient=payload["recipient"])
     if begun.receipt is not None:

@@ -55,6 +55,6 @@ hostile_text = st.text(
     | st.characters(codec="utf-8"),
     max_size=12,
 )
-# JSON nested from a little to far past the body's depth limit (`platform/body.py: MAX_DEPTH`),
+# JSON nested from a little to far past the body's depth limit (`platform/http/body.py: MAX_DEPTH`),
 # around hostile text: a recursive walk of it once raised RecursionError, a 500.
 deep_json = st.builds(_nest, st.integers(min_value=1, max_value=400), hostile_text, st.booleans())

@@ -14,8 +14,9 @@ from referencing.jsonschema import DRAFT202012
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.body import BODY_MODELS, validate
 from leadwire.platform.errors import ApiError
+from leadwire.platform.http.body import BODY_MODELS
+from leadwire.platform.validation import validate
 from tests.support.conformance import UNDOCUMENTED_PREFIXES
 
 METHODS = ("get", "post", "put", "patch", "delete")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
-from leadwire.platform import connect
-from leadwire.platform.mcp_tools import ToolKit
+from leadwire.channels import connected
+from leadwire.platform.http.mcp_tools import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -15,7 +15,7 @@ def register_tools(kit: ToolKit) -> None:
         caller = await kit.allowed("accounts:read", "read")
 
         async def read(session: AsyncSession) -> list[ConnectAccountOut]:
-            found = await connect.list_accounts(session, caller.user_id, can_send=can_send)
+            found = await connected.list_accounts(session, caller.user_id, can_send=can_send)
             return [public_account(a) for a in found]
 
         return await kit.read(read)

@@ -7,13 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
-from leadwire.platform import connect
-from leadwire.platform.auth import Caller, require
-from leadwire.platform.envelope import JSONResponse, json_response, ok_items
+from leadwire.channels import connected
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.openapi import errors
-from leadwire.platform.schemas import ItemsEnvelope, documented
-from leadwire.platform.session import Session
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_items
+from leadwire.platform.http.schemas import ItemsEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 
 router = APIRouter(tags=["connect"])
 AccountsReader = Annotated[Caller, Depends(require("accounts:read", "read"))]
@@ -31,7 +31,9 @@ def parse_bool(value: str | None, param: str) -> bool | None:
 
 
 async def _list(session: Session, caller: Caller, can_send: str | None) -> JSONResponse:
-    accounts = await connect.list_accounts(session, caller.user_id, can_send=parse_bool(can_send, "can_send"))
+    accounts = await connected.list_accounts(
+        session, caller.user_id, can_send=parse_bool(can_send, "can_send")
+    )
     return json_response(ok_items([public_account(a) for a in accounts]))
 
 

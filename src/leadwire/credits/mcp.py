@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.credits.schemas import CreditsOut, public_credits
 from leadwire.platform.billing import ledger
-from leadwire.platform.mcp_tools import ToolKit
+from leadwire.platform.http.mcp_tools import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:

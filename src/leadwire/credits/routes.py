@@ -7,12 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from leadwire.credits.schemas import CreditsOut, public_credits
-from leadwire.platform.auth import Caller, require
 from leadwire.platform.billing import ledger
-from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.openapi import errors
-from leadwire.platform.schemas import ItemEnvelope, documented
-from leadwire.platform.session import Session
+from leadwire.platform.callers import Caller
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 
 router = APIRouter(tags=["credits"])
 CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]

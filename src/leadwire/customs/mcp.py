@@ -9,10 +9,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.customs import service
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
-from leadwire.platform.body import RequestModel
+from leadwire.platform.http.mcp_tools import ToolKit, field_schema, given
 from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.mcp_tools import ToolKit, field_schema, given
-from leadwire.platform.schemas import PublicJob
+from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.validation import RequestModel
 
 CompanyName = Annotated[Any, field_schema(SectionRequest, "company_name")]
 Role = Annotated[Any, field_schema(SectionRequest, "company_role")]

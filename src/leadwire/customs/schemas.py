@@ -3,8 +3,9 @@ rules, and the results of their jobs.
 
 The spec gives customs no codes of its own, so every broken rule is 400 `invalid_request` with `param`
 naming the field and a `detail` saying what is expected (DESIGN section 8, validation codes). Field rules
-raise `PydanticCustomError("value_error", ...)`: its type is not a public code, so `platform.body` maps it
-to `invalid_request` and keeps the message, without pydantic's "Value error," prefix, as the detail.
+raise `PydanticCustomError("value_error", ...)`: its type is not a public code, so `platform.validation`
+maps it to `invalid_request` and keeps the message, without pydantic's "Value error," prefix, as the
+detail.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 
-from leadwire.platform.body import RequestModel
+from leadwire.platform.validation import RequestModel
 from leadwire.providers.trade import Catalog, PeriodUnit, Role
 from leadwire.providers.trade import CompanySort as SortBy
 

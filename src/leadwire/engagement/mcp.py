@@ -8,9 +8,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest
+from leadwire.platform.http.mcp_tools import ToolKit, field_schema
 from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.mcp_tools import ToolKit, field_schema
-from leadwire.platform.schemas import PublicJob
+from leadwire.platform.jobs.schemas import PublicJob
 
 # Published with the REST model's schema of each field; validated by the model (REST codes).
 ProfileUrl = Annotated[Any, field_schema(PostLikeRequest, "profile_url")]

@@ -8,16 +8,17 @@ from fastapi import APIRouter, Depends
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest, PostLikeRequestV1
-from leadwire.platform.auth import Caller, require
-from leadwire.platform.body import json_body, openapi_body
-from leadwire.platform.envelope import JSONResponse
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.creation import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.http.envelope import JSONResponse
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.openapi import errors
+from leadwire.platform.jobs.schemas import PublicJob, ReducedJob
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.schemas import ItemEnvelope, PublicJob, ReducedJob, documented
-from leadwire.platform.session import Session
 
 router = APIRouter(tags=["engagement"])
 EngagementWriter = Annotated[Caller, Depends(require("engagement:write", "outreach"))]

@@ -9,8 +9,8 @@ from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from leadwire.platform.body import RequestModel
-from leadwire.platform.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
+from leadwire.channels.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
+from leadwire.platform.validation import RequestModel
 from leadwire.providers.channels import linkedin_profile_url
 
 

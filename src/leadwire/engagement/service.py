@@ -10,15 +10,15 @@ from typing import Any, NoReturn, Protocol
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from leadwire.channels import connected, delivery
+from leadwire.channels.pacing import create_paced_job
 from leadwire.engagement.models import EngagementLike
 from leadwire.engagement.schemas import PostLikeRequest
-from leadwire.platform import connect, delivery
-from leadwire.platform.auth import Caller
+from leadwire.platform.callers import Caller
 from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.pacing import create_paced_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.channels import ChannelError, LinkedInPost
@@ -39,7 +39,7 @@ class LinkedInEngagement(Protocol):
 
 async def choose_account(
     session: AsyncSession, user_id: str, account_id: str | None, *, version: int
-) -> connect.ConnectAccount:
+) -> connected.ConnectAccount:
     """The LinkedIn account that will like.
 
     Named: it must be the caller's (404 `account_not_found`) and able to act now (409). An account of
@@ -51,22 +51,22 @@ async def choose_account(
     first: reconnect needed or cannot send) and otherwise uses the same 400 as v1.
     """
     if account_id is not None:
-        account = await connect.get_owned_account(session, user_id, account_id)
+        account = await connected.get_owned_account(session, user_id, account_id)
         if account.channel != CHANNEL:
             raise ApiError(
                 "connect_account_not_sendable", param="account_id", detail="not a LinkedIn account"
             )
-        connect.require_sendable(account)
+        connected.require_sendable(account)
         return account
-    linkedin = await connect.list_accounts(session, user_id, channel=CHANNEL)
-    usable = [a for a in linkedin if connect.account_can_send(a)]
+    linkedin = await connected.list_accounts(session, user_id, channel=CHANNEL)
+    usable = [a for a in linkedin if connected.account_can_send(a)]
     if len(usable) == 1:
         return usable[0]
     if usable:
         code = "account_id_required" if version >= 2 else "account_id_required_multiple_linkedin_accounts"
         raise ApiError(code, param="account_id")
     if linkedin and version >= 2:
-        connect.require_sendable(linkedin[0])
+        connected.require_sendable(linkedin[0])
     raise ApiError("linkedin_account_not_found")
 
 
@@ -97,7 +97,7 @@ async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id:
     account, earlier = await _account_and_earlier_like(ctx, account_id)
     settings = ctx.runtime.settings
     adapter: LinkedInEngagement = channel_for(
-        settings, **connect.adapter_arguments(account, settings.resolved_secret_key)
+        settings, **connected.adapter_arguments(account, settings.resolved_secret_key)
     )
     if earlier is not None:  # a rescued job: finish what the earlier attempt chose, never a second post
         return await _like(ctx, adapter, account_id, earlier.post_id, earlier.post_url, None, body.locale)
@@ -123,10 +123,10 @@ async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id:
 
 async def _account_and_earlier_like(
     ctx: JobContext, account_id: str
-) -> tuple[connect.ConnectAccount, EngagementLike | None]:
+) -> tuple[connected.ConnectAccount, EngagementLike | None]:
     """The account as it is now (one disconnected since the job was accepted likes nothing), and the
     like an earlier attempt of this job recorded, if any."""
-    account = await connect.account_for_job(ctx, account_id)
+    account = await connected.account_for_job(ctx, account_id)
     async with transaction(ctx.sessionmaker) as session:
         earlier = (
             await session.execute(select(EngagementLike).where(EngagementLike.job_id == ctx.job_id))
@@ -215,7 +215,7 @@ async def _guard(ctx: JobContext, account_id: str, call: Awaitable[list[LinkedIn
 
 async def _channel_failure(ctx: JobContext, account_id: str, error: ChannelError) -> NoReturn:
     """Fail the job with the adapter's public code; a refused account must be reconnected first."""
-    await connect.fail_action(
+    await connected.fail_action(
         ctx, account_id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
     )
 

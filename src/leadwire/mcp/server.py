@@ -3,7 +3,7 @@
 Same API keys, and through `authorize()` the same scopes, plans and account-wide rate limits as REST,
 so one account's allowances are shared by v1, v2 and MCP. A refusal is a tool error whose text is the
 public error code. Each capability registers its own tools (`Capability.mcp_tools`) on the shared
-`ToolKit` (`platform/mcp_tools.py`); this module names none of them.
+`ToolKit` (`platform/http/mcp_tools.py`); this module names none of them.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from leadwire.config import Settings
-from leadwire.platform.auth import authenticate_headers
-from leadwire.platform.body import check_body
 from leadwire.platform.capability import Capability
 from leadwire.platform.errors import ApiError
-from leadwire.platform.mcp_tools import ToolKit, caller_var
-from leadwire.platform.middleware import send_error
+from leadwire.platform.http.auth import authenticate_headers
+from leadwire.platform.http.mcp_tools import ToolKit, caller_var
+from leadwire.platform.http.middleware import send_error
 from leadwire.platform.runtime import Runtime
+from leadwire.platform.validation import check_body
 
 INSTRUCTIONS = (
     "Leadwire: B2B research and outreach. Research tools run as jobs: they wait up to wait_seconds and "

@@ -10,16 +10,17 @@ from fastapi import APIRouter, Depends, Path
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
-from leadwire.platform.auth import Caller, require
-from leadwire.platform.body import json_body, openapi_body
-from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.flat_route import flat_get
-from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.callers import Caller
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.creation import Idempotency, idempotent, prefer_wait, respond_with_job
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.http.flat_route import flat_get
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 from leadwire.platform.jobs import service as jobs
-from leadwire.platform.openapi import errors
+from leadwire.platform.jobs.schemas import PublicJob, ReducedJob
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.schemas import ItemEnvelope, PublicJob, ReducedJob, documented
-from leadwire.platform.session import Session
 
 router = APIRouter(tags=["outreach"])
 OutreachJobReader = Annotated[Caller, Depends(require(None, "poll"))]

@@ -20,10 +20,10 @@ from email_validator import EmailNotValidError, validate_email
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 from typing_extensions import TypedDict
 
-from leadwire.platform.body import RequestModel
-from leadwire.platform.connect import CHANNELS
+from leadwire.channels.connected import CHANNELS
+from leadwire.channels.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
 from leadwire.platform.errors import ApiError
-from leadwire.platform.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
+from leadwire.platform.validation import RequestModel
 from leadwire.providers.channels import linkedin_profile_url
 
 ChannelName = Literal["email", "linkedin", "whatsapp"]

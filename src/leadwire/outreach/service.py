@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from leadwire.channels import connected, delivery, pacing
 from leadwire.outreach.schemas import DispatchRequest
-from leadwire.platform import connect, delivery, pacing
-from leadwire.platform.auth import Caller
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.context import JobContext
@@ -33,12 +33,12 @@ async def start_dispatch(
 ) -> NewJob:
     """Accept one dispatch: 404 for an account that is not the caller's, `invalid_channel` for another
     channel's account, 409 when the account cannot send; else a job scheduled at the channel's slot."""
-    account = await connect.get_owned_account(session, caller.user_id, body.account_id)
+    account = await connected.get_owned_account(session, caller.user_id, body.account_id)
     if account.channel != body.channel:
         raise ApiError(
             "invalid_channel", param="channel", detail=f"account {account.id} is {account.channel}"
         )
-    connect.require_sendable(account)
+    connected.require_sendable(account)
     payload, blobs = _apart(body.model_dump(mode="json"))
     return await pacing.create_paced_job(
         session,
@@ -79,10 +79,10 @@ async def with_attachments(ctx: JobContext, payload: dict[str, Any]) -> dict[str
 
 async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
     """Send the message once; the result is DESIGN section 6's dispatch result."""
-    account = await connect.account_for_job(ctx, body.account_id)
+    account = await connected.account_for_job(ctx, body.account_id)
     settings = ctx.runtime.settings
     # Built before the delivery record: a bad account setting fails the job with nothing recorded.
-    adapter = channel_for(settings, **connect.adapter_arguments(account, settings.resolved_secret_key))
+    adapter = channel_for(settings, **connected.adapter_arguments(account, settings.resolved_secret_key))
     recipient = _recipient_key(body)
     begun = await delivery.begin(ctx, channel=body.channel, recipient=recipient)
     if begun.receipt is not None:  # an earlier attempt sent it and its outcome was recorded
@@ -92,7 +92,7 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
         receipt = await adapter.send(_message(begun.delivery_id, body))
     except ChannelError as error:
         await delivery.fail(ctx, begun.delivery_id, error_code=error.code, sent_unknown=error.sent_unknown)
-        await connect.fail_action(
+        await connected.fail_action(
             ctx, account.id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
         )
     except Exception:

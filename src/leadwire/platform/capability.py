@@ -14,15 +14,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from leadwire.platform.http.limits import register_body_limit
 from leadwire.platform.jobs.registry import ActionSpec, registry
-from leadwire.platform.limits import register_body_limit
 from leadwire.platform.plans import register_feature
 from leadwire.platform.users import register_scopes
 
 if TYPE_CHECKING:
     from fastapi import APIRouter
 
-    from leadwire.platform.mcp_tools import ToolKit
+    from leadwire.platform.http.mcp_tools import ToolKit
 
 ALL_PLANS = frozenset({"free", "pro", "business"})
 PAID_PLANS = frozenset({"pro", "business"})

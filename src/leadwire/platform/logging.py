@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from leadwire.platform.context import request_id_var
+from leadwire.platform.request_context import request_id_var
 
 _FIELDS = ("request_id", "method", "route", "status", "duration_ms", "key_id", "job_id", "action")
 

@@ -20,4 +20,3 @@ def alembic_config(database_url: str) -> Config:
 def upgrade(database_url: str, revision: str = "head") -> None:
     """Blocking; env.py runs its own event loop, so call this outside one (or in a thread)."""
     command.upgrade(alembic_config(database_url), revision)
-

@@ -14,14 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
 
 from leadwire.config import Settings
-from leadwire.platform.auth_guard import AuthGuard
+from leadwire.platform.adapters import Services
+from leadwire.platform.admission.auth_guard import AuthGuard
+from leadwire.platform.admission.key_cache import KeyCache
+from leadwire.platform.admission.ratelimit import RateLimiter
+from leadwire.platform.admission.stream_slots import StreamSlots
 from leadwire.platform.db import DbTimeouts, make_engine, make_sessionmaker
 from leadwire.platform.driver_read import DriverReads
-from leadwire.platform.events.slots import StreamSlots
-from leadwire.platform.key_cache import KeyCache
 from leadwire.platform.notify import KEY_CHANNEL
-from leadwire.platform.ratelimit import RateLimiter
-from leadwire.platform.services import Services
 
 if TYPE_CHECKING:
     from leadwire.platform.notify import Notifier

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from leadwire.config import Settings
-from leadwire.platform.services import Factory, Services
+from leadwire.platform.adapters import Factory, Services
 
 
 def build_providers(settings: Settings, services: Services | None = None) -> Services:

@@ -6,9 +6,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadwire.platform.billing.prices import per_unit
-from leadwire.platform.body import RequestModel
 from leadwire.platform.jobs.context import JobContext
 from leadwire.platform.jobs.registry import ActionSpec, Handler
+from leadwire.platform.validation import RequestModel
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, ContactsResult, PublicWebRequest, PublicWebResult
 

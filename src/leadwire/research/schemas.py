@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from leadwire.domains import normalise_domain
-from leadwire.platform.body import RequestModel
+from leadwire.platform.validation import RequestModel
 
 Category = Literal["company", "news", "financial report", "people", "personal site"]
 Query = Annotated[StrictStr, Field(min_length=1, max_length=500)]

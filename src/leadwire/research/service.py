@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.auth import Caller
+from leadwire.platform.callers import Caller
 from leadwire.platform.jobs.context import JobFailure
 from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.service import create_job

@@ -422,4 +422,3 @@ def topics_for(department: str, sector: str) -> tuple[Topic, ...]:
     if out:
         return out
     return tuple(t for t in TOPICS if not t.off_topic and not t.sectors)
-

@@ -7,18 +7,25 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from sse_starlette import EventSourceResponse
 
-from leadwire.platform.auth import Caller, require
-from leadwire.platform.body import json_body, openapi_body
-from leadwire.platform.envelope import JSONResponse, json_response, ok_item, ok_items
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.events.sse import owned_stream, resume_point
-from leadwire.platform.http import Idempotency, idempotent, prefer_wait, respond, respond_with_job
-from leadwire.platform.job_routes import CREATION_ERRORS, JOB_RESPONSES
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.creation import (
+    CREATION_ERRORS,
+    JOB_RESPONSES,
+    Idempotency,
+    idempotent,
+    prefer_wait,
+    respond,
+    respond_with_job,
+)
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
+from leadwire.platform.http.sse import owned_stream, resume_point
 from leadwire.platform.jobs.service import get_owned_job
-from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.schemas import ItemEnvelope, documented
-from leadwire.platform.session import Session
 from leadwire.websets import service, streams
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_v
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from leadwire.platform.body import RequestModel
+from leadwire.platform.validation import RequestModel
 
 T = TypeVar("T")
 COUNTS = (25, 100, 500, 1000)

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.auth import Caller
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.events import log
 from leadwire.platform.events.models import Event

@@ -14,7 +14,7 @@ from leadwire.platform.db import transaction
 from leadwire.platform.events import log
 from leadwire.platform.events.follow import follow
 from leadwire.platform.events.models import Event
-from leadwire.platform.events.sse import StillAllowed, control, to_sse
+from leadwire.platform.http.sse import StillAllowed, control, to_sse
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import service, views
 from leadwire.websets.models import Webset

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import func, select
 
 import tests.support.echo  # noqa: F401 - registers test.echo and test.free_echo
-from leadwire.platform.auth import Caller
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.models import CreditEntry
+from leadwire.platform.callers import Caller
 from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs import queue

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from leadwire.platform.http.mcp_tools import ToolKit
 from leadwire.platform.jobs import service
+from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import public_job
-from leadwire.platform.mcp_tools import ToolKit
-from leadwire.platform.schemas import PublicJob
 
 
 def register_tools(kit: ToolKit) -> None:

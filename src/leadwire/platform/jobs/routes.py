@@ -6,16 +6,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 
-from leadwire.platform.auth import Caller, require
-from leadwire.platform.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.flat_route import flat_get
-from leadwire.platform.http import Idempotency, idempotent, respond
+from leadwire.platform.callers import Caller
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.creation import Idempotency, idempotent, respond
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
+from leadwire.platform.http.flat_route import flat_get
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 from leadwire.platform.jobs import service
+from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import public_job
-from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.schemas import ItemEnvelope, PublicJob, documented
-from leadwire.platform.session import Session
 
 router = APIRouter(tags=["jobs"])
 # Any job of the account; the job's own capability scope is checked once the job is read.

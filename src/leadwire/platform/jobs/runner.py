@@ -19,7 +19,6 @@ from typing import Any
 from sqlalchemy import Row
 
 from leadwire.platform import idempotency
-from leadwire.platform.context import request_id_var
 from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.jobs import presence, queue
@@ -27,6 +26,7 @@ from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.notify import NEW_JOB_CHANNEL
+from leadwire.platform.request_context import request_id_var
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 

@@ -13,19 +13,19 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.auth import Caller, scope_missing
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units, as_units
-from leadwire.platform.context import request_id_var
+from leadwire.platform.callers import Caller, scope_missing
 from leadwire.platform.db import insert_rows
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, UNDER_WAY, Job, JobBlob, NewJob
 from leadwire.platform.jobs.registry import ActionSpec, registry
+from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import JobLike, public_job
 from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
-from leadwire.platform.schemas import PublicJob
+from leadwire.platform.request_context import request_id_var
 from leadwire.platform.time import utcnow
 
 

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from leadwire.platform.jobs.models import JobLike
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.schemas import (
+from leadwire.platform.jobs.schemas import (
     Channel,
     JobBilling,
     JobError,

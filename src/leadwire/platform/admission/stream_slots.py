@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from leadwire.platform.errors import ApiError
 
 if TYPE_CHECKING:
-    from leadwire.platform.auth import Caller
+    from leadwire.platform.callers import Caller
 
 RETRY_SECONDS = 15  # a stream that ends frees its slot: a heartbeat's time is a fair wait
 

@@ -10,7 +10,7 @@ from sqlalchemy import ForeignKey, String, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.platform.auth import Caller
+from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
 from leadwire.platform.jobs.models import NewJob
 from leadwire.platform.jobs.service import create_job

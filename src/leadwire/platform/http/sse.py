@@ -11,12 +11,12 @@ import orjson
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Receive, Scope, Send
 
-from leadwire.platform.auth import key_still_valid
 from leadwire.platform.errors import ApiError
 from leadwire.platform.events.models import Event
+from leadwire.platform.http.auth import key_still_valid
 
 if TYPE_CHECKING:
-    from leadwire.platform.auth import Caller
+    from leadwire.platform.callers import Caller
     from leadwire.platform.runtime import Runtime
 
 HEARTBEAT_SECONDS = 15

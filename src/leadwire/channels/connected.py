@@ -14,7 +14,7 @@ from sqlalchemy import Boolean, ForeignKey, Index, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.platform.connect_values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
+from leadwire.channels.values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import Base, JsonType, UtcDateTime, transaction
 from leadwire.platform.errors import ApiError

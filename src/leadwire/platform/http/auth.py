@@ -8,35 +8,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 # starlette's Request (FastAPI's is the same class), not FastAPI: a worker imports this module for
 # `Caller`, and FastAPI costs half a second of start-up it has no use for.
 from starlette.requests import Request
 
-from leadwire.platform.context import key_id_var
+from leadwire.platform.callers import Caller, scope_missing
 from leadwire.platform.errors import ApiError
-from leadwire.platform.plans import Plan, get_plan
+from leadwire.platform.plans import get_plan
+from leadwire.platform.request_context import key_id_var
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import digest_key, find_key_by_digest
 
 # The two ways to send a key, named in every refusal that is about how (not which) key was sent.
 KEY_HEADER_FORMS = "send the key as `Authorization: Bearer <key>` or `x-api-key: <key>`"
-
-
-@dataclass(frozen=True)
-class Caller:
-    user_id: str
-    key_id: str
-    plan: Plan
-    scopes: frozenset[str]
-    # The key's digest: what a long-lived stream re-checks the key by (`key_still_valid`).
-    key_digest: str = field(default="", compare=False, repr=False)
-
-    def can(self, scope: str) -> bool:
-        return scope in self.scopes
 
 
 def _raw_key(headers: Mapping[str, str]) -> str:
@@ -183,15 +171,6 @@ async def authorize(
     if scope is not None and not caller.can(scope):
         raise scope_missing(scope, headers=decision.headers)
     return decision.headers
-
-
-def scope_missing(scope: str, *, headers: Mapping[str, str] | None = None) -> ApiError:
-    """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked."""
-    return ApiError(
-        "permission_denied",
-        detail=f"this key lacks the scope {scope}: use a key created with it",
-        headers=headers,
-    )
 
 
 async def authenticated_caller(request: Request) -> Caller:

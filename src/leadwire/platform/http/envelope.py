@@ -8,8 +8,8 @@ from typing import Any
 import orjson
 from starlette.responses import Response
 
-from leadwire.platform.context import current_request_id
 from leadwire.platform.errors import ApiError
+from leadwire.platform.request_context import current_request_id
 
 
 class JSONResponse(Response):

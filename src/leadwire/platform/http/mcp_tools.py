@@ -19,15 +19,16 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from leadwire.platform.auth import Caller, authorize
-from leadwire.platform.body import validate
+from leadwire.platform.callers import Caller
 from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
+from leadwire.platform.http.auth import authorize
 from leadwire.platform.jobs.models import NewJob
+from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.schemas import PublicJob
+from leadwire.platform.validation import validate
 
 # Tool arguments typed `Any` are validated by the tool itself, so a missing or mistyped one gets the same
 # public code as the REST body would (the MCP library's own argument check would answer first, in its

@@ -1,23 +1,32 @@
-"""HTTP pieces shared by every capability's routes: idempotency, Prefer wait and job responses."""
+"""Routes that create jobs, one way for every capability: the permission, the idempotency key, the
+validated body, the slice's service starting the job in the request's transaction, and `Prefer:
+wait` — documented in OpenAPI with the job response and the route's error codes (`add_job_route`);
+and the pieces such a route is made of (`idempotent`, `prefer_wait`, `respond_with_job`)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from fastapi import Depends, Request
+from fastapi import APIRouter, Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform import idempotency
-from leadwire.platform.auth import Caller, authenticated_caller
-from leadwire.platform.envelope import JSONResponse, ok_item
+from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
+from leadwire.platform.http.auth import authenticated_caller
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.envelope import JSONResponse, ok_item
+from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
+from leadwire.platform.http.session import Session
 from leadwire.platform.jobs.models import Job, JobLike, NewJob
+from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import creation_item, public_job
 from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.unit_of_work import commit_rewrite, commit_with_response, store_response
+from leadwire.platform.validation import RequestModel
 
 
 class ReplayedResponse(Exception):
@@ -114,3 +123,59 @@ async def respond(
     """A non-job POST response, stored for the idempotency key in the same transaction."""
     await store_response(session, idem.claim, status=status, body=body)
     return JSONResponse(body, status_code=status)
+
+
+M = TypeVar("M", bound=RequestModel)
+Start = Callable[[AsyncSession, Runtime, Caller, M], Awaitable[NewJob]]
+
+# What every creation route can answer besides its own validation codes.
+CREATION_ERRORS = (
+    "invalid_request",
+    "insufficient_credits",
+    "idempotency_conflict",
+    "idempotency_key_in_progress",
+    "task_unavailable",
+    "request_payload_too_large",
+)
+JOB_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **documented(ItemEnvelope[PublicJob], 202, "Job accepted"),
+    **documented(ItemEnvelope[PublicJob], 200, "Job finished within Prefer: wait"),
+}
+
+
+def add_job_route(
+    router: APIRouter,
+    path: str,
+    *,
+    name: str,
+    body: type[M],
+    permission: Callable[..., Awaitable[Caller]],
+    start: Start[M],
+    error_codes: tuple[str, ...] = (),
+    summary: str | None = None,
+    description: str | None = None,
+) -> None:
+    """POST `path` on `router`: 202 with the created job (200 when it finished within Prefer: wait)."""
+
+    async def create(
+        session: Session,
+        caller: Caller = Depends(permission),
+        idem: Idempotency = Depends(idempotent()),
+        request: Any = Depends(json_body(body)),
+        runtime: Runtime = Depends(get_runtime),
+        wait: int | None = Depends(prefer_wait),
+    ) -> JSONResponse:
+        job = await start(session, runtime, caller, request)
+        return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+
+    router.add_api_route(
+        path,
+        create,
+        methods=["POST"],
+        name=name,
+        status_code=202,
+        summary=summary,
+        description=description,
+        openapi_extra=openapi_body(body),
+        responses={**JOB_RESPONSES, **errors(*CREATION_ERRORS, *error_codes)},
+    )

@@ -2,11 +2,11 @@
 
 `/readyz` tells the truth within a bounded time: 503 when the database does not answer within its
 connect timeout or the process is draining; 200 with `status: degraded` while Redis is configured but
-unreachable (rate limits then count per process, see `platform/ratelimit.py`). Under `leadwire serve`
-it also shows the sandbox world building in another process: 200 with `status: building` and a
-`world` object (stage, percent, elapsed seconds), since the API serves meanwhile and only jobs wait
-for the world; `degraded` if that build failed. `/metrics` is the Prometheus text format, behind
-`Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set.
+unreachable (rate limits then count per process, see `platform/admission/ratelimit.py`). Under
+`leadwire serve` it also shows the sandbox world building in another process: 200 with `status:
+building` and a `world` object (stage, percent, elapsed seconds), since the API serves meanwhile and
+only jobs wait for the world; `degraded` if that build failed. `/metrics` is the Prometheus text
+format, behind `Authorization: Bearer <LEADWIRE_METRICS_TOKEN>` when that is set.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from starlette.responses import Response
 
-from leadwire.platform.envelope import JSONResponse
 from leadwire.platform.errors import ApiError
+from leadwire.platform.http.envelope import JSONResponse
+from leadwire.platform.http.schemas import errors
 from leadwire.platform.jobs import presence
-from leadwire.platform.openapi import errors
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["operations"])

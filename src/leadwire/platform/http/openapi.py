@@ -14,9 +14,10 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel, TypeAdapter
 from starlette.routing import BaseRoute
 
-from leadwire.platform.body import BODY_MODELS
 from leadwire.platform.errors import CATALOGUE
-from leadwire.platform.http import idempotent, prefer_wait
+from leadwire.platform.http.body import BODY_MODELS
+from leadwire.platform.http.creation import idempotent, prefer_wait
+from leadwire.platform.http.schemas import errors
 from leadwire.platform.jobs.registry import ActionSpec, registry
 
 ERROR_ENVELOPE = {
@@ -37,38 +38,6 @@ ERROR_ENVELOPE = {
         },
     },
 }
-COMMON_CODES = (
-    "invalid_request",  # every route: a Host outside the allowed hosts, NUL in the path or query
-    "task_unavailable",  # every route: the database unavailable, hung or a lost lock race
-    "api_key_missing",
-    "api_key_invalid",
-    "api_key_expired",
-    "api_key_revoked",
-    "permission_denied",
-    "api_key_rate_limit_exceeded",
-    "api_rate_limit_exceeded",
-    "internal_error",
-)
-# What a route without the API key (`security: []`: probes, metrics) can answer besides its own codes:
-# NUL in the query, and the last-resort 500.
-PUBLIC_CODES = ("invalid_request", "internal_error")
-
-
-def errors(*codes: str, public: bool = False) -> dict[int | str, dict[str, Any]]:
-    """`responses=` for a route: its error codes grouped by status, plus the codes every route has (every
-    route behind the API key, with `public=False`)."""
-    by_status: dict[int, list[str]] = {}
-    for code in (*codes, *(PUBLIC_CODES if public else COMMON_CODES)):
-        by_status.setdefault(CATALOGUE[code], []).append(code)
-    return {
-        status: {
-            "description": "Error codes: " + ", ".join(f"`{c}`" for c in sorted(set(group))),
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
-        }
-        for status, group in sorted(by_status.items())
-    }
-
-
 # Every operation that reads a body can also answer these (the middleware enforces them).
 BODY_CODES = ("request_payload_too_large", "request_timeout")
 

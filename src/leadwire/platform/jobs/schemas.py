@@ -1,32 +1,12 @@
-"""The wire shapes of the envelopes and the public job (spec sections 1-2), each defined once.
-
-A wire shape is a `TypedDict`: the renderer that produces a response is typed to return it (so mypy
-holds it to exactly these keys and types), and the OpenAPI document derives its schema from the same
-class (pydantic reads TypedDicts). Responses stay plain dicts rendered with orjson — no model is
-constructed on the hot read paths — and the test suite validates every response it receives against
-the published schema (`tests/support/conformance.py`).
-"""
+"""The wire shapes of a job (spec section 2): the public job every job route answers with, and the
+reduced creation item an action may declare instead. `TypedDict`s, so the renderers are typed to
+return exactly these keys and the OpenAPI document derives its schemas from the same classes."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeVar
+from typing import Any, Literal, NotRequired
 
-from pydantic import BaseModel
 from typing_extensions import TypedDict
-
-T = TypeVar("T")
-
-
-class ItemEnvelope(BaseModel, Generic[T]):
-    ok: Literal[True]
-    request_id: str
-    item: T
-
-
-class ItemsEnvelope(BaseModel, Generic[T]):
-    ok: Literal[True]
-    request_id: str
-    items: list[T]
 
 
 class JobProgress(TypedDict):
@@ -82,9 +62,3 @@ class ReducedJob(TypedDict):
     action: str
     channel: Channel
     scheduled_at: str
-
-
-def documented(
-    model: Any, status: int = 200, description: str = "Success"
-) -> dict[int | str, dict[str, Any]]:
-    return {status: {"model": model, "description": description}}

@@ -1,0 +1,32 @@
+"""Who is calling: the account, key, plan and scopes behind a request or an MCP call, as the services
+see it. Authentication (`platform/http/auth.py`) builds it; nothing here knows HTTP."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from leadwire.platform.errors import ApiError
+from leadwire.platform.plans import Plan
+
+
+@dataclass(frozen=True)
+class Caller:
+    user_id: str
+    key_id: str
+    plan: Plan
+    scopes: frozenset[str]
+    # The key's digest: what a long-lived stream re-checks the key by (`key_still_valid`).
+    key_digest: str = field(default="", compare=False, repr=False)
+
+    def can(self, scope: str) -> bool:
+        return scope in self.scopes
+
+
+def scope_missing(scope: str, *, headers: Mapping[str, str] | None = None) -> ApiError:
+    """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked."""
+    return ApiError(
+        "permission_denied",
+        detail=f"this key lacks the scope {scope}: use a key created with it",
+        headers=headers,
+    )
