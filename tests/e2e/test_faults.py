@@ -20,7 +20,8 @@ from sqlalchemy import func, select
 
 from leadwire.platform.billing.models import CreditBalance, CreditEntry
 from leadwire.platform.db import transaction
-from leadwire.platform.jobs.models import TERMINAL, Job
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.states import TERMINAL
 from leadwire.platform.runtime import Runtime
 from tests.conftest import _truncate_pg
 from tests.support.accounts import AccountFactory, TestAccount

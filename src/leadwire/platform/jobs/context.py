@@ -1,8 +1,12 @@
-"""What a job handler sees: its payload, progress reporting, metered units and the runtime."""
+"""What a job handler sees: its payload, progress reporting, metered units and the runtime.
+
+The runner gives the context how to record progress (`report`), so this module knows nothing of the
+queue."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,11 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.billing.prices import DEFAULT_KIND
 from leadwire.platform.db import is_transient, transaction
-from leadwire.platform.jobs import queue
 from leadwire.platform.jobs.models import JobBlob
 from leadwire.platform.runtime import Runtime
 
 log = logging.getLogger("leadwire.worker")
+
+ProgressReport = Callable[[str, float, float], Awaitable[None]]
 
 
 class JobFailure(Exception):
@@ -35,6 +40,8 @@ class JobContext:
     user_id: str
     attempt: int
     owner: str
+    # Records (stage, percent, pending units) for this job, in a transaction of its own (`queue`).
+    report: ProgressReport | None = None
     units_by_kind: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -65,16 +72,10 @@ class JobContext:
 
     async def progress(self, stage: str, percent: float) -> None:
         """Best effort: a database that fails for a moment delays the report, never fails the job."""
+        if self.report is None:
+            return
         try:
-            async with transaction(self.sessionmaker) as session:
-                await queue.report_progress(
-                    session,
-                    job_id=self.job_id,
-                    owner=self.owner,
-                    stage=stage,
-                    percent=percent,
-                    pending_units=self.units,
-                )
+            await self.report(stage, percent, self.units)
         except Exception as exc:
             if not is_transient(exc):
                 raise

@@ -1,4 +1,5 @@
-"""The one jobs table behind every asynchronous action, and its status vocabulary."""
+"""The one jobs table behind every asynchronous action (its statuses and moves: `states.py`), the
+blobs a job carries, and the workers' presence rows."""
 
 from __future__ import annotations
 
@@ -11,11 +12,6 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime
 
-PENDING = ("queued", "scheduled")
-ACTIVE = ("queued", "scheduled", "running")
-UNDER_WAY = ("running",)
-TERMINAL = ("succeeded", "failed", "cancelled")
-STATUSES = (*ACTIVE, *TERMINAL)
 DETAIL_LIMIT = 500
 
 

@@ -23,7 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.db import dialect_insert
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import UNDER_WAY, Job, WorkerPresence
+from leadwire.platform.jobs.models import Job, WorkerPresence
+from leadwire.platform.jobs.states import UNDER_WAY
 from leadwire.platform.time import utcnow
 
 BEAT_SECONDS = 5.0

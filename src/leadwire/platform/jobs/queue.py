@@ -24,7 +24,6 @@ from sqlalchemy import (
     case,
     delete,
     func,
-    or_,
     select,
     update,
 )
@@ -32,13 +31,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
-from leadwire.platform.jobs.models import PENDING, TERMINAL, Job
+from leadwire.platform.jobs import states
+from leadwire.platform.jobs.blobs import drop_blobs
+from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.jobs.service import drop_blobs, settle_billing
+from leadwire.platform.jobs.states import PENDING, TERMINAL, UNDER_WAY
 from leadwire.platform.notify import JOB_CHANNEL, Notifier
 from leadwire.platform.time import utcnow
 
-RUNNING = ("running", "settling")
 _JOBS = cast(Table, Job.__table__)
 # What a worker reads of a job it claims: what the handler and the outcome need, no more.
 CLAIMED = tuple(
@@ -79,13 +79,13 @@ def _claim(*, actions: bool) -> Any:
         update(_JOBS)
         .where(_JOBS.c.id.in_(due.scalar_subquery()))
         .values(
-            status="running",
-            progress_stage="running",
-            lease_owner=bindparam("c_owner"),
-            lease_expires_at=bindparam("c_expires"),
-            started_at=func.coalesce(_JOBS.c.started_at, bindparam("c_now")),
-            attempt_count=_JOBS.c.attempt_count + 1,
-            updated_at=bindparam("c_now"),
+            **states.claimed(
+                now=bindparam("c_now"),
+                owner=bindparam("c_owner"),
+                expires=bindparam("c_expires"),
+                attempt_count=_JOBS.c.attempt_count + 1,
+                started_at=func.coalesce(_JOBS.c.started_at, bindparam("c_now")),
+            )
         )
         .returning(*CLAIMED)
     )
@@ -101,7 +101,7 @@ async def heartbeat(session: AsyncSession, *, owner: str, job_ids: list[str], le
         return
     await session.execute(
         update(Job)
-        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(UNDER_WAY))
         .values(lease_expires_at=utcnow() + timedelta(seconds=lease_seconds))
         .execution_options(synchronize_session=False)
     )
@@ -218,7 +218,7 @@ _OWNED_TO_SETTLE = (
     .where(
         _JOBS.c.id.in_(bindparam("s_ids", expanding=True)),
         _JOBS.c.lease_owner == bindparam("s_owner"),
-        _JOBS.c.status.in_(RUNNING),
+        _JOBS.c.status.in_(UNDER_WAY),
         _JOBS.c.billing_status == "pending",
     )
     .order_by(_JOBS.c.id)
@@ -233,7 +233,7 @@ _FINISH = (
         _JOBS.c.id == bindparam("b_id"),
         _JOBS.c.lease_owner == bindparam("b_owner"),
         _JOBS.c.attempt_count == bindparam("b_attempt"),
-        or_(_JOBS.c.status == RUNNING[0], _JOBS.c.status == RUNNING[1]),
+        _JOBS.c.status == UNDER_WAY[0],
     )
     .values(
         status=bindparam("b_status"),
@@ -255,34 +255,12 @@ _FINISH = (
 )
 
 
-def _mark_terminal(
-    job: Job,
-    status: str,
-    *,
-    result: dict[str, Any] | None,
-    error_code: str | None,
-    error_detail: str | None = None,
-) -> None:
-    now = utcnow()
-    job.status = status
-    job.progress_stage = status
-    if status == "succeeded":
-        job.progress_percent = 100.0
-    job.result = result if status == "succeeded" else None
-    job.error_code = error_code if status == "failed" else None
-    job.error_detail = error_detail if status == "failed" else None
-    job.finished_at = now
-    job.updated_at = now
-    job.lease_owner = None
-    job.lease_expires_at = None
-
-
 async def report_progress(
     session: AsyncSession, *, job_id: str, owner: str, stage: str, percent: float, pending_units: float
 ) -> None:
     await session.execute(
         update(Job)
-        .where(Job.id == job_id, Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .where(Job.id == job_id, Job.lease_owner == owner, Job.status.in_(UNDER_WAY))
         .values(
             progress_stage=stage,
             progress_percent=max(0.0, min(100.0, percent)),
@@ -300,7 +278,7 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
     not locked because it changed in between waits for the next round.
     """
     now = utcnow()
-    expired_now = (Job.status.in_(RUNNING), Job.lease_expires_at < now)
+    expired_now = (Job.status.in_(UNDER_WAY), Job.lease_expires_at < now)
     candidates = (
         await session.execute(
             select(Job.id, Job.user_id, Job.attempt_count, Job.billing_status)
@@ -332,20 +310,10 @@ async def rescue_expired(session: AsyncSession, notifier: Notifier, *, max_attem
         if job.attempt_count >= max_attempts:
             if job.billing_status == "pending" and job.user_id not in settling:
                 continue
-            _mark_terminal(job, "failed", result=None, error_code="attempts_exhausted")
-            await settle_billing(session, job, units={})
-            if job.blob_bytes:
-                await drop_blobs(session, [job.id])
-            spec = registry.find(job.action)
-            if spec is not None and spec.on_fail is not None:
-                await spec.on_fail(session, notifier, job)
-            await notifier.publish(session, JOB_CHANNEL, job.id)
+            await states.end(session, notifier, job, "failed", error_code="attempts_exhausted")
         else:
-            job.status = "queued"
-            job.progress_stage = "queued"
-            job.lease_owner = None
-            job.lease_expires_at = None
-            job.updated_at = now
+            for column, value in states.requeued(now).items():
+                setattr(job, column, value)
         rescued.append(job.id)
     return rescued
 
@@ -357,22 +325,11 @@ async def release(session: AsyncSession, *, owner: str, job_ids: list[str], star
         return
     await session.execute(
         update(Job)
-        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(RUNNING))
+        .where(Job.id.in_(job_ids), Job.lease_owner == owner, Job.status.in_(UNDER_WAY))
         .values(
-            status="queued",
-            progress_stage="queued",
-            lease_owner=None,
-            lease_expires_at=None,
-            updated_at=utcnow(),
             # Given back unstarted: its claim's attempt, and the start time its first claim set.
-            **(
-                {}
-                if started
-                else {
-                    "attempt_count": Job.attempt_count - 1,
-                    "started_at": case((Job.attempt_count == 1, None), else_=Job.started_at),
-                }
-            ),
+            **states.requeued(utcnow(), attempt_back=not started),
+            **({} if started else {"started_at": states.unstarted_start(Job.started_at)}),
         )
         .execution_options(synchronize_session=False)
     )
@@ -386,17 +343,12 @@ async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt
     result = await session.execute(
         update(Job)
         .where(
-            Job.id == job_id, Job.lease_owner == owner, Job.attempt_count == attempt, Job.status.in_(RUNNING)
+            Job.id == job_id,
+            Job.lease_owner == owner,
+            Job.attempt_count == attempt,
+            Job.status.in_(UNDER_WAY),
         )
-        .values(
-            status="queued",
-            progress_stage="queued",
-            lease_owner=None,
-            lease_expires_at=None,
-            attempt_count=Job.attempt_count - 1,
-            scheduled_at=now + timedelta(seconds=delay),
-            updated_at=now,
-        )
+        .values(**states.requeued(now, due_at=now + timedelta(seconds=delay), attempt_back=True))
         .execution_options(synchronize_session=False)
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]

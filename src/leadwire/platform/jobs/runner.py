@@ -12,6 +12,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import functools
 import logging
 from datetime import timedelta
 from typing import Any
@@ -189,6 +190,17 @@ class Worker:
         if jobs or keys or events:
             log.info("pruned %d terminal jobs, %d idempotency records, %d events", jobs, keys, events)
 
+    async def _report_progress(self, job_id: str, stage: str, percent: float, pending_units: float) -> None:
+        async with transaction(self.runtime.sessionmaker) as session:
+            await queue.report_progress(
+                session,
+                job_id=job_id,
+                owner=self.owner,
+                stage=stage,
+                percent=percent,
+                pending_units=pending_units,
+            )
+
     async def _presence_loop(self) -> None:
         """Tell the database this worker is alive every `presence.BEAT_SECONDS` (the first beat is in
         `run`, before any claim: a worker that runs jobs has been counted)."""
@@ -236,6 +248,7 @@ class Worker:
             user_id=job.user_id,
             attempt=job.attempt_count,
             owner=self.owner,
+            report=functools.partial(self._report_progress, job.id),
         )
         result: dict[str, Any] | None = None
         error_code: str | None = None

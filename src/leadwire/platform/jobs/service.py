@@ -6,25 +6,28 @@ row commit together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import Table, and_, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
-from leadwire.platform.billing.prices import Units, as_units
+from leadwire.platform.billing.prices import as_units
 from leadwire.platform.callers import Caller, scope_missing
 from leadwire.platform.db import insert_rows
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import ACTIVE, PENDING, TERMINAL, UNDER_WAY, Job, JobBlob, NewJob
+from leadwire.platform.jobs import states
+from leadwire.platform.jobs.blobs import store_blobs
+from leadwire.platform.jobs.models import Job, NewJob
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.jobs.states import PENDING, TERMINAL, UNDER_WAY
 from leadwire.platform.jobs.views import JobLike, public_job
-from leadwire.platform.notify import JOB_CHANNEL, NEW_JOB_CHANNEL, Notifier
+from leadwire.platform.notify import NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.request_context import request_id_var
 from leadwire.platform.time import utcnow
 
@@ -64,51 +67,6 @@ async def create_job(
     if blobs:
         await store_blobs(session, caller, jobs[0], blobs, queued_bytes_limit)
     return jobs[0]
-
-
-async def store_blobs(
-    session: AsyncSession, caller: Caller, job: NewJob, blobs: Mapping[str, bytes], limit: int | None
-) -> None:
-    """The job's blobs, after the account's queued bytes are checked (the account row is locked by the
-    job's creation, so two creations cannot both slip under the cap)."""
-    if limit is not None:
-        queued = await session.scalar(
-            select(func.coalesce(func.sum(Job.blob_bytes), 0)).where(
-                Job.user_id == caller.user_id, Job.status.in_(ACTIVE), Job.blob_bytes > 0
-            )
-        )
-        if int(queued or 0) > limit:
-            raise ApiError(
-                "queued_bytes_limit_exceeded",
-                detail=f"this account's jobs not yet done already carry over {limit:,} bytes of "
-                "attachments: wait until some are delivered",
-                headers={"Retry-After": "60"},
-            )
-    now = utcnow()
-    await insert_rows(
-        session,
-        _BLOB_TABLE,
-        [
-            {"id": blob_id, "job_id": job.id, "size": len(content), "content": content, "created_at": now}
-            for blob_id, content in blobs.items()
-        ],
-    )
-
-
-async def drop_blobs(session: AsyncSession, job_ids: Sequence[str]) -> None:
-    """The blobs of jobs that are over (delivered, failed or cancelled): nothing keeps them."""
-    if job_ids:
-        await session.execute(
-            delete(JobBlob)
-            .where(JobBlob.job_id.in_(list(job_ids)))
-            .execution_options(synchronize_session=False)
-        )
-        await session.execute(
-            update(Job)
-            .where(Job.id.in_(list(job_ids)), Job.blob_bytes > 0)
-            .values(blob_bytes=0)
-            .execution_options(synchronize_session=False)
-        )
 
 
 async def create_jobs(
@@ -229,7 +187,6 @@ async def read_job(
 
 
 _JOB_TABLE = cast(Table, Job.__table__)
-_BLOB_TABLE = cast(Table, JobBlob.__table__)
 # What the public job and the ownership check read, and nothing else: every column costs its decoding.
 _PUBLIC_COLUMNS = (
     "id", "user_id", "action", "status", "channel", "job_metadata", "progress_stage", "progress_percent",
@@ -262,18 +219,12 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     result = await session.execute(
         update(Job)
         .where(Job.id == job.id, Job.status.in_(PENDING))
-        .values(status="cancelled", progress_stage="cancelled", finished_at=now, updated_at=now)
+        .values(**states.cancelled(now))
         .execution_options(synchronize_session=False)
     )
     if result.rowcount == 1:  # type: ignore[attr-defined]
         await session.refresh(job)
-        await settle_billing(session, job, units={})
-        if job.blob_bytes:
-            await drop_blobs(session, [job.id])
-        spec = registry.find(job.action)
-        if spec is not None and spec.on_cancel is not None:
-            await spec.on_cancel(session, notifier, job)
-        await notifier.publish(session, JOB_CHANNEL, job.id)
+        await states.follow_end(session, notifier, job, units={})
         return job
     await session.refresh(job)
     if job.status in TERMINAL:
@@ -332,17 +283,3 @@ async def hand_over(
     await session.flush()
     await notifier.publish(session, NEW_JOB_CHANNEL, action)
     return child
-
-
-async def settle_billing(session: AsyncSession, job: Job, *, units: Units) -> None:
-    """Charge the units actually produced, all kinds summed and rounded up once, and release the rest
-    of the reservation. An action no longer registered is charged nothing."""
-    if job.billing_status not in ("pending",):
-        job.pending_units = 0.0
-        return
-    charge = registry.charge(job.action, units, succeeded=job.status == "succeeded")
-    job.charged_credits = await ledger.settle(
-        session, job.user_id, job.id, reserved=job.reserved_credits, charge=charge
-    )
-    job.billing_status = "settled"
-    job.pending_units = 0.0

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from leadwire.platform.db import transaction
-from leadwire.platform.jobs.models import TERMINAL, Job
+from leadwire.platform.jobs.models import Job
+from leadwire.platform.jobs.states import TERMINAL
 from leadwire.platform.notify import JOB_CHANNEL
 from leadwire.platform.runtime import Runtime
 
