@@ -1,6 +1,7 @@
 """The architecture contract of docs/architecture.md, enforced: dependencies point one way (faces ->
-capabilities -> platform and providers -> sandbox -> search), capabilities do not import each other,
-and the SDK imports nothing else of Leadwire. The contracts live in pyproject.toml."""
+capabilities -> channels -> platform and providers -> sandbox -> search), capabilities do not import
+each other, the platform's rooms are layered with no cycle, no module of Leadwire sits in an import
+cycle, and the SDK imports nothing else of Leadwire. The contracts live in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -18,6 +19,60 @@ def test_import_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "0 broken" in result.stdout
+
+
+def _import_cycles() -> list[list[str]]:
+    """Groups of modules that import each other in a ring (strongly connected components of the import
+    graph, every import counted: at module level, in a function, under TYPE_CHECKING)."""
+    import grimp
+
+    graph = grimp.build_graph("leadwire", cache_dir=None)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph.modules):
+        if root in index:
+            continue
+        # Tarjan's algorithm, iterative: (module, its imports not yet visited)
+        work = [(root, iter(sorted(graph.find_modules_directly_imported_by(root))))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, imports = work[-1]
+            nxt = next(imports, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.find_modules_directly_imported_by(nxt)))))
+                elif nxt in on_stack:
+                    low[module] = min(low[module], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == module:
+                        break
+                if len(group) > 1:
+                    cycles.append(sorted(group))
+    return cycles
+
+
+def test_no_module_of_leadwire_is_in_an_import_cycle() -> None:
+    assert _import_cycles() == []
 
 
 def _fresh_interpreter(probe: str) -> str:

@@ -9,9 +9,9 @@ from leadwire.accounts.capability import CAPABILITY as ACCOUNTS
 from leadwire.credits.capability import CAPABILITY as CREDITS
 from leadwire.customs.capability import CAPABILITY as CUSTOMS
 from leadwire.engagement.capability import CAPABILITY as ENGAGEMENT
+from leadwire.jobs.capability import CAPABILITY as JOBS
 from leadwire.outreach.capability import CAPABILITY as OUTREACH
 from leadwire.platform.capability import Capability, install, plugin_capability
-from leadwire.platform.jobs.capability import CAPABILITY as JOBS
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.registry import build_providers
 from leadwire.research.capability import CAPABILITY as RESEARCH

@@ -28,7 +28,7 @@ from leadwire.search.understand import understand
 from leadwire.search.understand.geo import find_places
 from leadwire.search.understand.geo_regions import LARGEST_ECONOMIES
 from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
-from leadwire.search.understand.query import IndustryMatch, Range, Understanding
+from leadwire.search.understand.types import IndustryMatch, Range, Understanding
 
 WEIGHTS = {
     "industry": 0.35,

@@ -21,7 +21,7 @@ from leadwire.search.understand import understand
 from leadwire.search.understand.attributes import find_company_attributes
 from leadwire.search.understand.industry import GENERIC_WORDS, tokens, unexplained
 from leadwire.search.understand.people import find_people_terms
-from leadwire.search.understand.query import Range
+from leadwire.search.understand.types import Range
 from leadwire.taxonomy.titles import classify_title
 
 _FIT_FLOOR, _FIT_SPAN = 0.25, 0.35  # cosine at which fit starts to count, and the span to full fit

@@ -14,7 +14,7 @@ from leadwire.search.text import ParsedQuery, parse_query
 from leadwire.search.types import SearchRequest
 from leadwire.search.understand import understand
 from leadwire.search.understand.industry import GENERIC_WORDS
-from leadwire.search.understand.query import IndustryMatch, Range
+from leadwire.search.understand.types import IndustryMatch, Range
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ import numpy as np
 
 from leadwire.search.store import IndexArrays
 from leadwire.search.understand.industry import affinity
-from leadwire.search.understand.query import IndustryMatch
+from leadwire.search.understand.types import IndustryMatch
 
 
 @dataclass(frozen=True, slots=True)

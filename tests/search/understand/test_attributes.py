@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from leadwire.search.understand.attributes import CompanyAttributes, find_company_attributes
-from leadwire.search.understand.query import Range
+from leadwire.search.understand.types import Range
 
 TODAY = date(2025, 6, 1)  # ages ("5 years old") and "startup" count back from this year
 

@@ -6,7 +6,7 @@ import pytest
 
 from leadwire.search.understand.geo import find_countries, find_places, place_country
 from leadwire.search.understand.geo_data import CAPITALISED_ONLY, UPPERCASE_ONLY
-from leadwire.search.understand.query import Place
+from leadwire.search.understand.types import Place
 
 EU27 = {
     "AT",

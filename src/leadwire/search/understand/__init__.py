@@ -8,6 +8,7 @@ ranks with it; websets derive criteria from it.
 
 from __future__ import annotations
 
-from leadwire.search.understand.query import Understanding, understand
+from leadwire.search.understand.query import understand
+from leadwire.search.understand.types import Understanding
 
 __all__ = ["Understanding", "understand"]

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from leadwire.search.understand.query import Range
+from leadwire.search.understand.types import Range
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from typing import Literal, cast
 
 from leadwire.search.text import fold
 from leadwire.search.understand import geo_cities, geo_data, geo_data_zh, geo_regions
-from leadwire.search.understand.query import Place, PlaceKind
+from leadwire.search.understand.types import Place, PlaceKind
 
 _WORD = re.compile(r"[^\W_]+")
 # The script ranges leadwire.search.text treats as CJK. They are matched by substring and never

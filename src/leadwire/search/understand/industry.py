@@ -21,7 +21,7 @@ import numpy as np
 from leadwire.search.text import STOPWORDS, fold
 from leadwire.search.understand import sector_schemes
 from leadwire.search.understand.industry_lexicon import LEXICON
-from leadwire.search.understand.query import IndustryMatch
+from leadwire.search.understand.types import IndustryMatch
 
 # NAICS writes its combined sectors as ranges; the lexicon uses their first code.
 _SECTOR_TITLES = {"31": "Manufacturing", "44": "Retail Trade", "48": "Transportation and Warehousing"}

@@ -4,6 +4,4 @@ from __future__ import annotations
 
 from leadwire.platform.capability import Capability
 
-CAPABILITY = Capability(
-    name="jobs", routers=("leadwire.platform.jobs.routes",), mcp_tools="leadwire.platform.jobs.mcp"
-)
+CAPABILITY = Capability(name="jobs", routers=("leadwire.jobs.routes",), mcp_tools="leadwire.jobs.mcp")

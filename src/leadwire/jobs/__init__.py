@@ -1,0 +1,1 @@
+"""The unified job interface as a capability: read and cancel any job, on REST (v2) and MCP."""
