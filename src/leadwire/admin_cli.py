@@ -96,7 +96,7 @@ def user_create(
     credits: int = typer.Option(0, min=0, help="credits granted at creation"),
 ) -> None:
     """Create a user; prints its user_id (create a key for it with `admin key create`)."""
-    from leadwire.platform.billing import ledger
+    from leadwire.platform.billing import grant
     from leadwire.platform.users import create_user
 
     if plan not in PLANS:
@@ -105,7 +105,7 @@ def user_create(
     async def work(session: Any) -> dict[str, Any]:
         user = await create_user(session, email=email, plan=plan)
         if credits:
-            await ledger.grant(session, user.id, credits)
+            await grant(session, user.id, credits)
         return {"user_id": user.id}
 
     _admin(work)
@@ -197,13 +197,13 @@ def credits_grant(
     amount: int = typer.Option(..., min=1, help="credits to add"),
 ) -> None:
     """Grant credits; prints the new balance."""
-    from leadwire.platform.billing import ledger
+    from leadwire.platform.billing import grant
     from leadwire.platform.users import User
 
     async def work(session: Any) -> dict[str, Any]:
         if await session.get(User, user) is None:
             raise LookupError(f"no user {user}")
-        view = await ledger.grant(session, user, amount)
+        view = await grant(session, user, amount)
         return {"user_id": user, "balance": view.balance}
 
     _admin(work)

@@ -10,7 +10,7 @@ from pathlib import Path
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.channels import connected
-from leadwire.platform.billing import ledger
+from leadwire.platform.billing import grant
 from leadwire.platform.db import transaction
 from leadwire.platform.users import all_scopes, create_user, find_key, find_user_by_email, issue_key
 
@@ -55,7 +55,7 @@ async def ensure_demo_account(sessionmaker: async_sessionmaker[AsyncSession], da
         user = await find_user_by_email(session, DEMO_EMAIL)
         if user is None:
             user = await create_user(session, email=DEMO_EMAIL, plan="business")
-            await ledger.grant(session, user.id, DEMO_CREDITS)
+            await grant(session, user.id, DEMO_CREDITS)
             for channel, name, identifier in SANDBOX_ACCOUNTS:
                 await connected.add_account(
                     session,

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from leadwire.platform.http.limits import DEFAULT_BODY_LIMIT
+from leadwire.platform.body_limits import DEFAULT_BODY_LIMIT
 from leadwire.platform.plans import PLANS, RateLimit
 from tests.mcp.test_mcp_server import MCP_HEADERS, call, error_text
 from tests.support.accounts import AccountFactory

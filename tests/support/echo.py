@@ -189,7 +189,7 @@ async def stream_topic(
     """The shape a webset stream will have: replay from the checkpoint, follow, end on `complete`."""
     from leadwire.platform.db import transaction
     from leadwire.platform.events import log
-    from leadwire.platform.events.follow import follow
+    from leadwire.platform.events.followers import follow
     from leadwire.platform.http.sse import control, resume_point, sse_response, to_sse
 
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))

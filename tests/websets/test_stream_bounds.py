@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from leadwire.app import create_app
-from leadwire.platform.events import follow
+from leadwire.platform.events import followers as follow
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.envelope import assert_error

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from leadwire.client import AsyncLeadwire, flows
-from leadwire.platform.events import follow
+from leadwire.platform.events import followers as follow
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import streams
 from tests.support.accounts import AccountFactory, TestAccount

@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
 from leadwire.channels import connected
-from leadwire.platform.http.mcp_tools import ToolKit
+from leadwire.platform.http import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:

@@ -10,10 +10,16 @@ from leadwire.accounts.schemas import ConnectAccountOut, public_account
 from leadwire.channels import connected
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_items
-from leadwire.platform.http.schemas import ItemsEnvelope, documented, errors
-from leadwire.platform.http.session import Session
+from leadwire.platform.http import (
+    ItemsEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
+    json_response,
+    ok_items,
+    require,
+)
 
 router = APIRouter(tags=["connect"])
 AccountsReader = Annotated[Caller, Depends(require("accounts:read", "read"))]

@@ -7,7 +7,7 @@ from typing import Literal, cast
 from typing_extensions import TypedDict
 
 from leadwire.channels.connected import ConnectAccount, account_can_receive, account_can_send
-from leadwire.platform.jobs.schemas import Channel
+from leadwire.platform.jobs import Channel
 from leadwire.platform.time import iso
 
 AccountStatus = Literal["connected", "reconnect_required", "disconnected"]

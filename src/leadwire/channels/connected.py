@@ -19,7 +19,7 @@ from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import Base, JsonType, UtcDateTime, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs import JobContext, JobFailure
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import User
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime, dialect_insert, transaction
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs import JobContext, JobFailure
 from leadwire.platform.time import utcnow
 
 SENDING, SENT, NOT_SENT, UNKNOWN = "sending", "sent", "not_sent", "unknown"

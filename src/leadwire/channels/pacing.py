@@ -12,8 +12,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.service import create_job
+from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.credits.schemas import CreditsOut, public_credits
-from leadwire.platform.billing import ledger
-from leadwire.platform.http.mcp_tools import ToolKit
+from leadwire.platform.billing import read_balance
+from leadwire.platform.http import ToolKit
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -15,6 +15,6 @@ def register_tools(kit: ToolKit) -> None:
         caller = await kit.allowed("credits:read", "read")
 
         async def read(session: AsyncSession) -> CreditsOut:
-            return public_credits(await ledger.read_balance(session, caller.user_id))
+            return public_credits(await read_balance(session, caller.user_id))
 
         return await kit.read(read)

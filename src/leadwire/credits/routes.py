@@ -7,12 +7,18 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from leadwire.credits.schemas import CreditsOut, public_credits
-from leadwire.platform.billing import ledger
+from leadwire.platform.billing import read_balance
 from leadwire.platform.callers import Caller
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
-from leadwire.platform.http.session import Session
+from leadwire.platform.http import (
+    ItemEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
+    json_response,
+    ok_item,
+    require,
+)
 
 router = APIRouter(tags=["credits"])
 CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]
@@ -30,5 +36,5 @@ CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]
     ),
 )
 async def get_credits(session: Session, caller: CreditsReader) -> JSONResponse:
-    view = await ledger.read_balance(session, caller.user_id)
+    view = await read_balance(session, caller.user_id)
     return json_response(ok_item(public_credits(view)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing_extensions import TypedDict
 
-from leadwire.platform.billing.ledger import BalanceView
+from leadwire.platform.billing import BalanceView
 from leadwire.platform.time import iso
 
 

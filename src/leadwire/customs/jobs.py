@@ -24,9 +24,8 @@ from leadwire.customs.results import (
 )
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.customs.service import SECTIONS, Section
-from leadwire.platform.billing.prices import NOT_BILLABLE, per_kind
-from leadwire.platform.jobs.context import JobContext, JobFailure
-from leadwire.platform.jobs.registry import ActionSpec, Handler
+from leadwire.platform.billing import NOT_BILLABLE, per_kind
+from leadwire.platform.jobs import ActionSpec, Handler, JobContext, JobFailure
 from leadwire.providers.trade import TradeStore, TradeStoreError
 
 PRICE_PER_ROW = {

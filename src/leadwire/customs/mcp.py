@@ -9,9 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.customs import service
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema, given
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.http import ToolKit, field_schema, given
+from leadwire.platform.jobs import NewJob, PublicJob
 from leadwire.platform.validation import RequestModel
 
 CompanyName = Annotated[Any, field_schema(SectionRequest, "company_name")]

@@ -6,8 +6,7 @@ from fastapi import APIRouter
 
 from leadwire.customs import service
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.creation import add_job_route
+from leadwire.platform.http import add_job_route, require
 from leadwire.platform.validation import RequestModel
 
 router = APIRouter(prefix="/api/v2/customs", tags=["customs"])

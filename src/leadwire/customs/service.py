@@ -18,9 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.customs import rows
 from leadwire.customs.schemas import CompanySearchRequest, SectionRequest
 from leadwire.platform.callers import Caller
-from leadwire.platform.jobs.context import JobFailure
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.service import create_job
+from leadwire.platform.jobs import JobFailure, NewJob, create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.validation import RequestModel
 from leadwire.providers.trade import GroupPage, TradeFilters, TradeScope, TradeStore, TradeStoreError

@@ -6,10 +6,8 @@ from typing import Any
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest, PostLikeResult
-from leadwire.platform.billing.prices import NOT_METERED
-from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.registry import ActionSpec
-from leadwire.platform.jobs.views import reduced_job
+from leadwire.platform.billing import NOT_METERED
+from leadwire.platform.jobs import ActionSpec, JobContext, reduced_job
 
 
 async def run_post_like(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:

@@ -8,9 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.http import ToolKit, field_schema
+from leadwire.platform.jobs import NewJob, PublicJob
 
 # Published with the REST model's schema of each field; validated by the model (REST codes).
 ProfileUrl = Annotated[Any, field_schema(PostLikeRequest, "profile_url")]

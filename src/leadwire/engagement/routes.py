@@ -10,14 +10,21 @@ from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest, PostLikeRequestV1
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.body import json_body, openapi_body
-from leadwire.platform.http.creation import Idempotency, idempotent, prefer_wait, respond_with_job
-from leadwire.platform.http.envelope import JSONResponse
-from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
-from leadwire.platform.http.session import Session
-from leadwire.platform.jobs.models import Job
-from leadwire.platform.jobs.schemas import PublicJob, ReducedJob
+from leadwire.platform.http import (
+    Idempotency,
+    ItemEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
+    idempotent,
+    json_body,
+    openapi_body,
+    prefer_wait,
+    require,
+    respond_with_job,
+)
+from leadwire.platform.jobs import Job, PublicJob, ReducedJob
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["engagement"])

@@ -17,8 +17,7 @@ from leadwire.engagement.schemas import PostLikeRequest
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.models import NewJob
+from leadwire.platform.jobs import JobContext, NewJob
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.channels import ChannelError, LinkedInPost

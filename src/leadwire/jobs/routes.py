@@ -6,16 +6,23 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 
+from leadwire.platform import jobs
 from leadwire.platform.callers import Caller
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.creation import Idempotency, idempotent, respond
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.http.flat_route import flat_get
-from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
-from leadwire.platform.http.session import Session
-from leadwire.platform.jobs import service
-from leadwire.platform.jobs.schemas import PublicJob
-from leadwire.platform.jobs.views import public_job
+from leadwire.platform.http import (
+    Idempotency,
+    ItemEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
+    flat_get,
+    idempotent,
+    json_response,
+    ok_item,
+    require,
+    respond,
+)
+from leadwire.platform.jobs import PublicJob, public_job
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["jobs"])
@@ -42,7 +49,7 @@ JobId = Path(description="job id from a creation response")
 async def get_job(
     caller: JobReader, job_id: str = JobId, runtime: Runtime = Depends(get_runtime)
 ) -> JSONResponse:
-    return json_response(ok_item(await service.read_job(runtime.driver_reads, caller, job_id)))
+    return json_response(ok_item(await jobs.read_job(runtime.driver_reads, caller, job_id)))
 
 
 @router.post(
@@ -62,5 +69,5 @@ async def cancel_job(
     idem: Idempotency = Depends(idempotent()),
     runtime: Runtime = Depends(get_runtime),
 ) -> JSONResponse:
-    job = await service.cancel_job(session, runtime.notifier, caller, job_id)
+    job = await jobs.cancel_job(session, runtime.notifier, caller, job_id)
     return await respond(session, idem, ok_item(public_job(job)))

@@ -6,10 +6,8 @@ from typing import Any
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest, DispatchResult
-from leadwire.platform.billing.prices import NOT_METERED
-from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.registry import ActionSpec
-from leadwire.platform.jobs.views import reduced_job
+from leadwire.platform.billing import NOT_METERED
+from leadwire.platform.jobs import ActionSpec, JobContext, reduced_job
 
 
 async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:

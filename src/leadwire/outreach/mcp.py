@@ -8,9 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.http import ToolKit, field_schema
+from leadwire.platform.jobs import NewJob, PublicJob
 
 # Published with the REST model's schema of each field (enums, bounds, nested objects); validated by the
 # model itself, so a missing or mistyped argument gets the REST code.

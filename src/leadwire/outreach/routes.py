@@ -11,15 +11,24 @@ from fastapi import APIRouter, Depends, Path
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.callers import Caller
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.body import json_body, openapi_body
-from leadwire.platform.http.creation import Idempotency, idempotent, prefer_wait, respond_with_job
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item
-from leadwire.platform.http.flat_route import flat_get
-from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
-from leadwire.platform.http.session import Session
-from leadwire.platform.jobs import service as jobs
-from leadwire.platform.jobs.schemas import PublicJob, ReducedJob
+from leadwire.platform.http import (
+    Idempotency,
+    ItemEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
+    flat_get,
+    idempotent,
+    json_body,
+    json_response,
+    ok_item,
+    openapi_body,
+    prefer_wait,
+    require,
+    respond_with_job,
+)
+from leadwire.platform.jobs import PublicJob, ReducedJob, read_job
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["outreach"])
@@ -109,7 +118,5 @@ async def get_outreach_job_v1(
     """The v1 read of a dispatch or post-like job, in the same shape as `GET /api/v2/jobs/{id}`; any
     other job is 404 `task_not_found`. Free; polled under the job-polling rate limit."""
     # Dispatches and post likes: v1 knows no other job, so another one is not found (before any scope).
-    job = await jobs.read_job(
-        runtime.driver_reads, caller, job_id, actions=lambda a: a.startswith("outreach.")
-    )
+    job = await read_job(runtime.driver_reads, caller, job_id, actions=lambda a: a.startswith("outreach."))
     return json_response(ok_item(job))

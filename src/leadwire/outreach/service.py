@@ -18,8 +18,7 @@ from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.models import NewJob
+from leadwire.platform.jobs import JobContext, NewJob
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from leadwire.platform.http.limits import register_body_limit
+from leadwire.platform.body_limits import register_body_limit
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.plans import register_feature
 from leadwire.platform.users import register_scopes

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from leadwire.platform.billing.prices import per_unit
-from leadwire.platform.jobs.context import JobContext
-from leadwire.platform.jobs.registry import ActionSpec, Handler
+from leadwire.platform.billing import per_unit
+from leadwire.platform.jobs import ActionSpec, Handler, JobContext
 from leadwire.platform.validation import RequestModel
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, ContactsResult, PublicWebRequest, PublicWebResult

@@ -6,9 +6,8 @@ from typing import Annotated, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.http import ToolKit, field_schema
+from leadwire.platform.jobs import NewJob, PublicJob
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 

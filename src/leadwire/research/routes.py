@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.creation import add_job_route
+from leadwire.platform.http import add_job_route, require
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 

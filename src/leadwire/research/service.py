@@ -8,9 +8,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.callers import Caller
-from leadwire.platform.jobs.context import JobFailure
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.service import create_job
+from leadwire.platform.jobs import JobFailure, NewJob, create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.contacts import ContactsProvider, ContactsProviderError
 from leadwire.providers.search import SearchProvider, SearchProviderError, SearchRequest

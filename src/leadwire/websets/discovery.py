@@ -20,10 +20,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.db import is_transient, transaction
-from leadwire.platform.events import log
+from leadwire.platform.events import append_event
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.context import JobContext, JobFailure
-from leadwire.platform.jobs.service import hand_over
+from leadwire.platform.jobs import JobContext, JobFailure, hand_over
 from leadwire.platform.time import iso, utcnow
 from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
@@ -96,7 +95,7 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         run = await service.current_run(session, webset)
         assert run is not None
         run.job_id = child.id
-        await log.append(
+        await append_event(
             session,
             ctx.runtime.notifier,
             service.topic(webset_id),

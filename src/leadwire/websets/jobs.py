@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadwire.platform.billing.prices import per_unit
-from leadwire.platform.jobs.registry import ActionSpec, Handler
+from leadwire.platform.billing import per_unit
+from leadwire.platform.jobs import ActionSpec, Handler
 from leadwire.websets import discovery, service
 from leadwire.websets.schemas import PreparationResult, RunResult
 

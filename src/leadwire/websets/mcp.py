@@ -9,9 +9,8 @@ from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema, tool_error
-from leadwire.platform.jobs.models import NewJob
-from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.http import ToolKit, field_schema, tool_error
+from leadwire.platform.jobs import NewJob, PublicJob
 from leadwire.websets import service
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,

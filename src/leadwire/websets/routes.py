@@ -9,22 +9,29 @@ from sse_starlette import EventSourceResponse
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http.auth import require
-from leadwire.platform.http.body import json_body, openapi_body
-from leadwire.platform.http.creation import (
+from leadwire.platform.http import (
     CREATION_ERRORS,
     JOB_RESPONSES,
     Idempotency,
+    ItemEnvelope,
+    JSONResponse,
+    Session,
+    documented,
+    errors,
     idempotent,
+    json_body,
+    json_response,
+    ok_item,
+    ok_items,
+    openapi_body,
+    owned_stream,
     prefer_wait,
+    require,
     respond,
     respond_with_job,
+    resume_point,
 )
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
-from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
-from leadwire.platform.http.session import Session
-from leadwire.platform.http.sse import owned_stream, resume_point
-from leadwire.platform.jobs.service import get_owned_job
+from leadwire.platform.jobs import get_owned_job
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.websets import service, streams
 from leadwire.websets.schemas import (

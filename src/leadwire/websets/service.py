@@ -14,11 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.events import log
-from leadwire.platform.events.models import Event
+from leadwire.platform.events import Event, append_event
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs.models import Job, NewJob
-from leadwire.platform.jobs.service import create_job
+from leadwire.platform.jobs import Job, NewJob, create_job
 from leadwire.platform.notify import Notifier
 from leadwire.platform.pagination import CursorCodec, binding
 from leadwire.platform.runtime import Runtime
@@ -308,7 +306,7 @@ async def append_changed(
         "items": changed,
         "removed": removed,
     }
-    return await log.append(session, notifier, topic(webset.id), "items.changed", payload)
+    return await append_event(session, notifier, topic(webset.id), "items.changed", payload)
 
 
 async def finish(
@@ -337,7 +335,7 @@ async def finish(
         .values(status=status, finished_at=now)
     )
     await append_changed(session, notifier, webset, [], [])
-    await log.append(
+    await append_event(
         session,
         notifier,
         topic(webset.id),

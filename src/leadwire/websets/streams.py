@@ -11,10 +11,8 @@ from sqlalchemy import select
 from sse_starlette import ServerSentEvent
 
 from leadwire.platform.db import transaction
-from leadwire.platform.events import log
-from leadwire.platform.events.follow import follow
-from leadwire.platform.events.models import Event
-from leadwire.platform.http.sse import StillAllowed, control, to_sse
+from leadwire.platform.events import Event, follow, must_reset
+from leadwire.platform.http import StillAllowed, control, to_sse
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import service, views
 from leadwire.websets.models import Webset
@@ -47,7 +45,7 @@ async def events(
         finished = webset.status in views.FINISHED
         reason = None
         if start is not None:
-            if await log.must_reset(session, topic, start):
+            if await must_reset(session, topic, start):
                 reason = "checkpoint_pruned"
             elif start > latest:
                 reason = "checkpoint_unknown"

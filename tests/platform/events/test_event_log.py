@@ -11,7 +11,7 @@ from sqlalchemy import update
 
 from leadwire.platform.db import transaction
 from leadwire.platform.events import log
-from leadwire.platform.events.follow import follow
+from leadwire.platform.events.followers import follow
 from leadwire.platform.events.models import Event
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
@@ -119,7 +119,7 @@ async def test_idle_followers_share_their_periodic_re_read(
 ) -> None:
     """Followers nobody wakes re-read the log every second in case a notification was lost; 1,000 idle
     streams once cost 1,000 reads a second. A re-read of the same cursor a moment old answers them all."""
-    from leadwire.platform.events import follow as following
+    from leadwire.platform.events import followers as following
 
     start = await _append(runtime, "webset:idle", "items.changed", 0)
     reads: list[int] = []
@@ -154,7 +154,7 @@ async def test_idle_followers_share_their_periodic_re_read(
 async def test_a_follower_stops_when_it_may_no_longer_follow(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from leadwire.platform.events import follow as following
+    from leadwire.platform.events import followers as following
 
     monkeypatch.setattr(following, "RECHECK_SECONDS", 0.05)
     monkeypatch.setattr(following, "ALLOWED_CHECK_SECONDS", 0.05)

@@ -1,1 +1,12 @@
-"""Append-only event log and its followers (SSE streams, live views)."""
+"""The append-only event log of a topic (a webset's item changes) and its followers.
+
+This module is the room's public face: a capability appends its events and follows a topic through
+these functions; every query on the event table is in `log.py`.
+"""
+
+from leadwire.platform.events.followers import follow
+from leadwire.platform.events.log import append as append_event
+from leadwire.platform.events.log import must_reset
+from leadwire.platform.events.models import Event
+
+__all__ = ["Event", "append_event", "follow", "must_reset"]

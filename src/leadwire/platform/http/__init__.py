@@ -1,1 +1,59 @@
-"""leadwire.platform.http.creation"""
+"""The HTTP face's machinery, as the capabilities' routes and MCP tools use it: permissions, bodies,
+envelopes, job-creation routes with idempotency and `Prefer: wait`, streams, OpenAPI documentation,
+and the MCP tool kit.
+
+This module is the room's public face; the middleware, the health endpoints, the OpenAPI document
+and the server settings belong to the app that assembles them. A worker never imports this room.
+"""
+
+from leadwire.platform.http.auth import require
+from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.creation import (
+    CREATION_ERRORS,
+    JOB_RESPONSES,
+    Idempotency,
+    add_job_route,
+    idempotent,
+    prefer_wait,
+    respond,
+    respond_with_job,
+)
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
+from leadwire.platform.http.flat_route import flat_get
+from leadwire.platform.http.mcp_tools import ToolKit, field_schema, given, tool_error
+from leadwire.platform.http.schemas import ItemEnvelope, ItemsEnvelope, documented, errors
+from leadwire.platform.http.session import Session
+from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resume_point, to_sse
+
+__all__ = [
+    "CREATION_ERRORS",
+    "JOB_RESPONSES",
+    "Idempotency",
+    "ItemEnvelope",
+    "ItemsEnvelope",
+    "JSONResponse",
+    "Session",
+    "StillAllowed",
+    "ToolKit",
+    "add_job_route",
+    "control",
+    "documented",
+    "errors",
+    "field_schema",
+    "flat_get",
+    "given",
+    "idempotent",
+    "json_body",
+    "json_response",
+    "ok_item",
+    "ok_items",
+    "openapi_body",
+    "owned_stream",
+    "prefer_wait",
+    "require",
+    "respond",
+    "respond_with_job",
+    "resume_point",
+    "to_sse",
+    "tool_error",
+]

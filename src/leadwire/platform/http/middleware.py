@@ -21,9 +21,9 @@ from prometheus_client import Counter, Histogram
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from leadwire.platform.body_limits import body_limit_for, size_text
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http.envelope import error_body
-from leadwire.platform.http.limits import body_limit_for, size_text
 from leadwire.platform.ids import new_id
 from leadwire.platform.request_context import key_id_var, request_id_var
 from leadwire.platform.validation import NUL_DETAIL

@@ -1,1 +1,33 @@
-"""Leadwire."""
+"""The job engine, as the capabilities use it: declare an action (`ActionSpec` in the `registry`), create
+its jobs in the request's transaction, run them in a worker through a `JobContext`, and render them.
+
+This module is the room's public face; its other modules (the queue, the runner, the state machine)
+belong to the platform and to the processes that run workers.
+"""
+
+from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.models import Job, NewJob
+from leadwire.platform.jobs.registry import ActionSpec, Handler, registry
+from leadwire.platform.jobs.schemas import Channel, PublicJob, ReducedJob
+from leadwire.platform.jobs.service import cancel_job, create_job, get_owned_job, hand_over, read_job
+from leadwire.platform.jobs.views import public_job, reduced_job
+
+__all__ = [
+    "ActionSpec",
+    "Channel",
+    "Handler",
+    "Job",
+    "JobContext",
+    "JobFailure",
+    "NewJob",
+    "PublicJob",
+    "ReducedJob",
+    "cancel_job",
+    "create_job",
+    "get_owned_job",
+    "hand_over",
+    "public_job",
+    "read_job",
+    "reduced_job",
+    "registry",
+]
