@@ -3,10 +3,84 @@ engagement capability's). Spec section 8 sets the dispatch body limit."""
 
 from __future__ import annotations
 
+from leadwire.channels.errors import CHANNEL_ERRORS
+from leadwire.channels.limits import SENDS
 from leadwire.outreach import jobs
 from leadwire.platform.capability import Capability, Feature
+from leadwire.platform.errors import ErrorCode
 
 DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
+
+ERRORS = (
+    *CHANNEL_ERRORS,
+    ErrorCode(
+        "invalid_action",
+        400,
+        when="dispatch `action` is not `outreach`",
+        remedy='send `"action": "outreach"`',
+    ),
+    ErrorCode(
+        "recipient_address_required",
+        400,
+        when="email dispatch without `recipient.address`",
+        remedy="send the recipient's address",
+    ),
+    ErrorCode(
+        "recipient_profile_url_required",
+        400,
+        when="LinkedIn dispatch without `recipient.profile_url`",
+        remedy="send the recipient's profile URL",
+    ),
+    ErrorCode(
+        "recipient_phone_required",
+        400,
+        when="WhatsApp dispatch without `recipient.phone`",
+        remedy="send the number in international form, e.g. `+4915123456789`",
+    ),
+    ErrorCode(
+        "content_subject_required",
+        400,
+        when="email dispatch without `content.subject`",
+        remedy="send a one-line subject",
+    ),
+    ErrorCode(
+        "content_text_or_html_required",
+        400,
+        when="email dispatch with neither `content.text` nor `content.html`",
+        remedy="send `text`, `html` or both",
+    ),
+    ErrorCode(
+        "content_text_or_attachment_required",
+        400,
+        when="LinkedIn or WhatsApp dispatch with neither text nor an attachment",
+        remedy="send `content.text` or one attachment",
+    ),
+    ErrorCode(
+        "attachment_invalid",
+        400,
+        when=(
+            "an attachment object is malformed: no usable `filename`, `contentBase64` not "
+            "base64, or a bad `contentType` (`param` says which)"
+        ),
+        remedy="send `{filename, contentBase64, contentType?}` with standard base64",
+    ),
+    ErrorCode(
+        "attachments_invalid",
+        400,
+        when=(
+            "`content.attachments` is not a list, or has more files than the channel takes "
+            "(email 10, LinkedIn and WhatsApp 1)"
+        ),
+        remedy="send a list within the channel's count",
+    ),
+    ErrorCode(
+        "min_channel_task_interval_seconds_invalid",
+        400,
+        when="the interval is not a whole number from 60 to 86400",
+        remedy="send 60-86400 seconds, or leave it out for 60",
+    ),
+)
+
 
 CAPABILITY = Capability(
     name="outreach",
@@ -19,4 +93,6 @@ CAPABILITY = Capability(
         "/api/v1/outreach/dispatches": DISPATCH_BODY_LIMIT,
         "/api/v2/outreach/dispatches": DISPATCH_BODY_LIMIT,
     },
+    errors=ERRORS,
+    request_classes=(SENDS,),
 )

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from leadwire.platform.body_limits import register_body_limit
+from leadwire.platform.errors import ErrorCode, register_errors
 from leadwire.platform.jobs.registry import ActionSpec, registry
-from leadwire.platform.plans import register_feature
+from leadwire.platform.plans import RequestClass, register_feature, register_request_class
 from leadwire.platform.users import register_scopes
 
 if TYPE_CHECKING:
@@ -52,6 +53,10 @@ class Capability:
     # the name of a module with a `register_tools(kit)`, imported only when an MCP server is built (a
     # worker or an admin command then never loads the MCP SDK: a second of start-up).
     mcp_tools: Callable[[ToolKit], None] | str | None = None
+    # Its public error codes (`platform/errors.py`: status and the user guide's two sentences).
+    errors: tuple[ErrorCode, ...] = ()
+    # The request classes of its own, rate-limited apart from read, poll and task.
+    request_classes: tuple[RequestClass, ...] = ()
 
     def http_routers(self) -> list[APIRouter]:
         return [
@@ -77,6 +82,9 @@ def install(capabilities: Iterable[Capability]) -> None:
             register_feature(feature.name, feature.plans)
         for path, max_bytes in capability.body_limits.items():
             register_body_limit(path, max_bytes)
+        register_errors(capability.errors)
+        for request_class in capability.request_classes:
+            register_request_class(request_class)
 
 
 def plugin_capability(module: Any) -> Capability:

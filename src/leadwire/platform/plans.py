@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-REQUEST_CLASSES = ("read", "poll", "task", "outreach")
 
 
 @dataclass(frozen=True)
@@ -39,21 +38,36 @@ def register_feature(name: str, plans: frozenset[str]) -> None:
     _FEATURES[name] = plans
 
 
-def _plan(name: str, per_key: tuple[int, int, int, int], max_active_jobs: int) -> Plan:
-    """A plan whose account-wide limit is twice its per-key limit, for each of REQUEST_CLASSES."""
-    limits = {cls: RateLimit(n, 2 * n) for cls, n in zip(REQUEST_CLASSES, per_key, strict=True)}
-    return Plan(name=name, rate_limits=limits, max_active_jobs=max_active_jobs)
+@dataclass(frozen=True)
+class RequestClass:
+    """A class of requests rate-limited together: requests per minute per key on each plan (an
+    account may make twice that across its keys). The platform's are read, poll and task; a
+    capability declares any other (`Capability.request_classes`)."""
+
+    name: str
+    per_key: Mapping[str, int]
 
 
-# Requests per minute per key for read, poll, task, outreach; then active jobs per account.
+def register_request_class(request_class: RequestClass) -> None:
+    for plan in PLANS.values():
+        n = request_class.per_key[plan.name]
+        existing = plan.rate_limits.get(request_class.name)
+        if existing is not None and existing != RateLimit(n, 2 * n):
+            raise ValueError(f"request class {request_class.name} declared twice with different limits")
+        plan.rate_limits[request_class.name] = RateLimit(n, 2 * n)
+
+
 PLANS: dict[str, Plan] = {
-    plan.name: plan
-    for plan in (
-        _plan("free", (120, 240, 20, 20), max_active_jobs=5),
-        _plan("pro", (600, 1200, 120, 60), max_active_jobs=25),
-        _plan("business", (3000, 6000, 600, 300), max_active_jobs=100),
-    )
+    "free": Plan("free", max_active_jobs=5),
+    "pro": Plan("pro", max_active_jobs=25),
+    "business": Plan("business", max_active_jobs=100),
 }
+for _platform_class in (
+    RequestClass("read", {"free": 120, "pro": 600, "business": 3000}),
+    RequestClass("poll", {"free": 240, "pro": 1200, "business": 6000}),
+    RequestClass("task", {"free": 20, "pro": 120, "business": 600}),
+):
+    register_request_class(_platform_class)
 
 
 def get_plan(name: str) -> Plan:

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
+from leadwire.platform.errors import ErrorCode
 from leadwire.research import jobs
+
+ERRORS = (
+    ErrorCode(
+        "invalid_domain",
+        400,
+        when=("contacts: `domain` is missing or not a company domain (a name, an email or a LinkedIn URL)"),
+        remedy="send the company's official domain, e.g. `acme.example`",
+    ),
+)
+
 
 CAPABILITY = Capability(
     name="research",
@@ -12,4 +23,5 @@ CAPABILITY = Capability(
     actions=(jobs.PUBLIC_WEB_ACTION, jobs.CONTACTS_ACTION),
     features=(Feature("research"), Feature("contacts", PAID_PLANS)),
     mcp_tools="leadwire.research.mcp",
+    errors=ERRORS,
 )

@@ -3,7 +3,54 @@
 from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
+from leadwire.platform.errors import ErrorCode
 from leadwire.websets import jobs
+
+ERRORS = (
+    ErrorCode(
+        "webset_query_required",
+        400,
+        when="prospect list without a `query`, or a blank one",
+        remedy="send the criteria in words",
+    ),
+    ErrorCode(
+        "webset_query_too_long",
+        400,
+        when="`query` over 2,000 characters",
+        remedy="shorten it",
+    ),
+    ErrorCode(
+        "webset_count_invalid",
+        400,
+        when="`count` (create or Find More) is not 25, 100, 500 or 1000",
+        remedy="send one of those values",
+    ),
+    ErrorCode(
+        "webset_target_kind_unsupported",
+        400,
+        when="`target_kind` (body or list filter) is not `company` or `person`",
+        remedy="send `company` or `person`",
+    ),
+    ErrorCode(
+        "webset_count_not_available_for_tier",
+        403,
+        when="the plan does not allow this `count` (`free`: 25; `pro`: up to 500)",
+        remedy="ask for a smaller count or upgrade",
+    ),
+    ErrorCode(
+        "webset_not_found",
+        404,
+        when="no such prospect list for this account",
+        remedy="check the id from `POST /api/v2/websets` or `GET /api/v2/websets`",
+    ),
+    ErrorCode(
+        "webset_busy",
+        409,
+        when=("Find More while the list is still discovering, or on a list that never got a strategy"),
+        remedy=("wait for the list to finish (its status, or `complete` on the stream), then call Find More"),
+    ),
+)
+
 
 CAPABILITY = Capability(
     name="websets",
@@ -12,4 +59,5 @@ CAPABILITY = Capability(
     actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
     features=(Feature("websets"),),
     mcp_tools="leadwire.websets.mcp",
+    errors=ERRORS,
 )
