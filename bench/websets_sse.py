@@ -3,9 +3,9 @@
 Measures: `--clients` (500) concurrent `GET /api/v2/websets/{id}/items/stream` on one `leadwire api`
 process (uvicorn, 1 process) over PostgreSQL, all following the same webset (status `searching`).
 This process writes `--events` (60) `items.changed` events at `--rate` (5/s) the way discovery does:
-one transaction that locks the webset, bumps `items_revision` and calls `websets.service.append_changed`
+one transaction that locks the webset, bumps `items_revision` and calls `websets.states.append_changed`
 (so `pg_notify` reaches the API's LISTEN connection, as from a `leadwire worker`); then
-`service.finish` appends `complete`, which ends every stream. The clients run in a child process
+`states.finish` appends `complete`, which ends every stream. The clients run in a child process
 (raw asyncio streams, HTTP/1.1 chunked decoding, one socket each) and stamp each SSE `id:` (the
 event's `seq`) with `time.time()` when its chunk is decoded.
 Latency = receive time − write time, where the write time is taken just before the event's
@@ -328,7 +328,6 @@ async def _seed(database_url: str) -> tuple[str, str, int]:
                     items_revision=0,
                     stage="searching",
                     goal=1000,
-                    verify_cap=service.verify_cap(1000),
                     verified=0,
                     qualified=0,
                     full=0,
@@ -345,7 +344,6 @@ async def _seed(database_url: str) -> tuple[str, str, int]:
                     webset_id=webset_id,
                     number=1,
                     job_id=None,
-                    goal=1000,
                     status="running",
                     released=0,
                     query_index=0,
@@ -368,7 +366,7 @@ async def _measure_leadwire(
     from leadwire.platform.db import make_engine, make_sessionmaker
     from leadwire.platform.notify import make_notifier
     from leadwire.platform.time import utcnow
-    from leadwire.websets import service
+    from leadwire.websets import states
     from leadwire.websets.models import Webset
 
     webset_id, key, cursor = seeded
@@ -388,14 +386,14 @@ async def _measure_leadwire(
             webset.qualified += len(items)
             webset.full += len(items)
             webset.progress_updated_at = webset.updated_at = utcnow()
-            seq = await service.append_changed(session, notifier, webset, items, [])  # type: ignore[arg-type]
+            seq = await states.append_changed(session, notifier, webset, items, [])  # type: ignore[arg-type]
             at = time.time()
             await session.commit()
         return seq, at
 
     async def complete() -> None:
         async with sessions() as session:
-            await service.finish(
+            await states.finish(
                 session, notifier, await locked(session), "completed", "goal_reached", job_id=None
             )
             await session.commit()

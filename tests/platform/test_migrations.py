@@ -95,3 +95,60 @@ def test_migrate_runs_started_at_once_take_turns(empty_pg_url: str, tmp_path: Pa
     outcomes = [(run.wait(timeout=120), run.stderr.read().decode()[-2000:]) for run in runs if run.stderr]
     assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
     assert _drift(empty_pg_url) == []
+
+
+def _insert(connection: sa.Connection, table: str, **values: object) -> None:
+    """A row of `table` as the schema stands at this revision: `values`, and a plain value of the right
+    type for every other column that must have one."""
+    from datetime import UTC, datetime
+
+    defaults = {sa.Integer: 0, sa.BigInteger: 0, sa.Float: 0.0, sa.Boolean: False, sa.JSON: {}}
+    row = dict(values)
+    for column in sa.inspect(connection).get_columns(table):
+        if column["name"] in row or column["nullable"] or column.get("default") is not None:
+            continue
+        kind = type(column["type"])
+        if issubclass(kind, sa.DateTime):
+            row[column["name"]] = datetime(2026, 1, 1, tzinfo=UTC)
+        elif issubclass(kind, sa.JSON) or "JSON" in kind.__name__:
+            row[column["name"]] = "{}" if table != "websets" else "[]"
+        else:
+            row[column["name"]] = next((v for t, v in defaults.items() if issubclass(kind, t)), "x")
+    names = ", ".join(f'"{name}"' for name in row)
+    marks = ", ".join(f":{name}" for name in row)
+    connection.execute(sa.text(f"INSERT INTO {table} ({names}) VALUES ({marks})"), row)
+
+
+def test_lists_left_running_by_ended_jobs_are_repaired_once_and_mirrors_dropped(
+    empty_database_url: str,
+) -> None:
+    """0011: reads no longer repair a list whose job ended without telling it, so the migration does,
+    once; `webset_runs.goal` and `websets.verify_cap` go, and come back on the way down."""
+    upgrade(empty_database_url, "0010")
+    engine = sa.create_engine(_sync(empty_database_url))
+    try:
+        with engine.begin() as connection:
+            _insert(connection, "users", id="usr_1", email="a@example.test", plan="business")
+            for job_id, status in (("job_failed", "failed"), ("job_live", "running")):
+                _insert(connection, "jobs", id=job_id, user_id="usr_1", action="websets.discover",
+                        status=status, error_code="job_timeout" if status == "failed" else None)  # fmt: skip
+            for webset_id, job_id in (("ws_stuck", "job_failed"), ("ws_live", "job_live")):
+                _insert(connection, "websets", id=webset_id, user_id="usr_1", status="searching",
+                        stage="searching", run_number=1, goal=25, verify_cap=100, criteria="[]",
+                        preparation_job_id="job_prep")  # fmt: skip
+                _insert(connection, "webset_runs", id=f"run_{webset_id}", webset_id=webset_id, number=1,
+                        job_id=job_id, goal=25, status="running", rounds="[]")  # fmt: skip
+        upgrade(empty_database_url, "0011")
+        with engine.connect() as connection:
+            states = dict(connection.execute(sa.text("SELECT id, status FROM websets")).all())
+            failure = connection.scalar(sa.text("SELECT failure_code FROM websets WHERE id = 'ws_stuck'"))
+            run_columns = {c["name"] for c in sa.inspect(connection).get_columns("webset_runs")}
+        assert states == {"ws_stuck": "failed", "ws_live": "searching"} and failure == "job_timeout"
+        assert "goal" not in run_columns
+        command.downgrade(alembic_config(empty_database_url), "0010")
+        with engine.connect() as connection:
+            assert connection.scalar(sa.text("SELECT verify_cap FROM websets WHERE id = 'ws_live'")) == 100
+    finally:
+        engine.dispose()
+    upgrade(empty_database_url)
+    assert _drift(empty_database_url) == []

@@ -28,7 +28,7 @@ from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
 from leadwire.search.understand import understand
-from leadwire.websets import people, service, views
+from leadwire.websets import people, service, states, views
 from leadwire.websets.models import Webset, WebsetItem
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
@@ -46,7 +46,7 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id)
         if webset.status != "generating_criteria":  # a rescued job whose work was done, or cancelled
-            run = await service.current_run(session, webset)
+            run = await states.current_run(session, webset)
             return _prepared(webset, run.job_id if run else None)
         webset.started_at = webset.started_at or utcnow()
         query, kind, locale = webset.query, webset.target_kind, webset.locale
@@ -58,9 +58,8 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
             now = utcnow()
             webset.criteria = [_criterion_dict(c) for c in criteria]
             webset.criteria_updated_at = now
-            webset.stage = "planning"
-            webset.progress_updated_at = webset.updated_at = now
-            await service.append_changed(session, ctx.runtime.notifier, webset, [], [])
+            states.planning(webset, now)
+            await states.append_changed(session, ctx.runtime.notifier, webset, [], [])
         await ctx.progress("planning", 40.0)
         plan = await reasoner.plan_strategy(query, kind, locale, criteria)  # type: ignore[arg-type]
     except Exception as exc:
@@ -82,8 +81,7 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
             "rounds": [],
         }
         webset.strategy_available_at = webset.strategy_updated_at = now
-        webset.status = webset.stage = "searching"
-        webset.progress_updated_at = webset.updated_at = now
+        states.start_searching(webset, now)
         child = await hand_over(
             session,
             ctx.runtime.notifier,
@@ -92,13 +90,13 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
             payload={"webset_id": webset_id, "run": 1, "goal": webset.goal},
             resource=("webset", webset_id),
         )
-        run = await service.current_run(session, webset)
+        run = await states.current_run(session, webset)
         assert run is not None
         run.job_id = child.id
         await append_event(
             session,
             ctx.runtime.notifier,
-            service.topic(webset_id),
+            states.topic(webset_id),
             "webset.strategy",
             {**views.strategy(webset), "items_revision": webset.items_revision},
         )
@@ -134,8 +132,8 @@ async def _webset(session: AsyncSession, webset_id: str, *, lock: bool = False) 
 async def _fail(ctx: JobContext, webset_id: str, code: str, detail: str | None) -> None:
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
-        if webset.status in service.RUNNING:
-            await service.finish(
+        if webset.status in states.IN_PROGRESS:
+            await states.finish(
                 session,
                 ctx.runtime.notifier,
                 webset,
@@ -171,20 +169,18 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
     started = time.monotonic()
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
-        run_row = await service.current_run(session, webset)
-        if run_row is None or run_row.number != number or webset.status in views.FINISHED:
+        run_row = await states.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status in states.FINISHED:
             if run_row is not None and run_row.number == number and run_row.status in BILLED_ENDINGS:
                 # An attempt that died after finishing the run but before its job's success (and
                 # charge) was saved: this attempt charges what the run released.
                 ctx.bill(run_row.released, kind="items")
             return {"webset_id": webset_id, "run": number, "webset_status": webset.status}
         run_row.status = "running"
-        if webset.status == "queued":
-            webset.status = webset.stage = "searching"
-        webset.started_at = webset.started_at or utcnow()
+        states.start_searching(webset, utcnow())
         criteria = [Criterion(**c) for c in webset.criteria]
         queries = _planned(webset.strategy or {})
-        query, kind, goal, cap = webset.query, webset.target_kind, run_row.goal, webset.verify_cap
+        query, kind, goal, cap = webset.query, webset.target_kind, webset.goal, webset.verify_cap
     if number > 1:
         await _release_overflow(ctx, webset_id, number)
     source: ProspectSource = ctx.service("prospects")
@@ -220,11 +216,11 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         await ctx.progress("verifying", min(99.0, 100.0 * (state["released"] + 1) / max(goal, 1)))
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
-        run_row = await service.current_run(session, webset)
+        run_row = await states.current_run(session, webset)
         assert run_row is not None
         released = run_row.released
-        if webset.status in service.RUNNING:
-            await service.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
+        if webset.status in states.IN_PROGRESS:
+            await states.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
     ctx.bill(released, kind="items")
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
 
@@ -234,10 +230,10 @@ async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> Non
     has room for) are Find More's first results, best first, before any new search."""
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
-        run_row = await service.current_run(session, webset)
-        if run_row is None or run_row.number != number or webset.status not in service.RUNNING:
+        run_row = await states.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status not in states.IN_PROGRESS:
             return
-        room = run_row.goal - run_row.released
+        room = webset.goal - run_row.released
         waiting = (
             (
                 await session.execute(
@@ -263,9 +259,9 @@ async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> Non
             row.updated_at = now
         run_row.released += len(waiting)
         webset.items_revision += 1
-        webset.progress_updated_at = webset.updated_at = now
+        states.touch(webset, now)
         changed = [views.item(row, detail="compact", finished=False, criteria_by_id=by_id) for row in waiting]
-        await service.append_changed(session, ctx.runtime.notifier, webset, changed, [])
+        await states.append_changed(session, ctx.runtime.notifier, webset, changed, [])
 
 
 def _planned(strategy: dict[str, Any]) -> list[PlannedQuery]:
@@ -281,7 +277,7 @@ def _planned(strategy: dict[str, Any]) -> list[PlannedQuery]:
 
 
 def _stop_reason(state: dict[str, Any], goal: int, cap: int, queries: int, elapsed: float) -> str | None:
-    if state["status"] not in service.RUNNING:
+    if state["status"] not in states.IN_PROGRESS:
         return "cancelled"
     if state["released"] >= goal:
         return "goal_reached"
@@ -296,7 +292,7 @@ def _stop_reason(state: dict[str, Any], goal: int, cap: int, queries: int, elaps
 
 async def _state(session: AsyncSession, webset_id: str, number: int) -> dict[str, Any]:
     webset = await _webset(session, webset_id)
-    run_row = await service.current_run(session, webset)
+    run_row = await states.current_run(session, webset)
     assert run_row is not None
     verified = await session.scalar(
         select(func.count()).where(WebsetItem.webset_id == webset_id, WebsetItem.run_number == number)
@@ -319,8 +315,7 @@ async def _set_stage(ctx: JobContext, webset_id: str, stage: str) -> None:
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
         if webset.status in ("searching", "verifying") and webset.status != stage:
-            webset.status = webset.stage = stage
-            webset.progress_updated_at = webset.updated_at = utcnow()
+            states.move(webset, stage, utcnow())
 
 
 def score_of(criteria: Sequence[Criterion], verdicts: Sequence[Verdict]) -> tuple[str, float]:
@@ -364,8 +359,8 @@ async def _commit_batch(
 ) -> None:
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
-        run_row = await service.current_run(session, webset)
-        if run_row is None or run_row.number != number or webset.status not in service.RUNNING:
+        run_row = await states.current_run(session, webset)
+        if run_row is None or run_row.number != number or webset.status not in states.IN_PROGRESS:
             return
         present = set(
             (
@@ -394,7 +389,7 @@ async def _commit_batch(
             present.add(prospect.key)
             status, score = score_of(criteria, verdict_list)
             qualified = status != "rejected"
-            release = not qualified or run_row.released < run_row.goal
+            release = not qualified or run_row.released < webset.goal
             if qualified and release:
                 run_row.released += 1
             position += 1
@@ -426,14 +421,14 @@ async def _commit_batch(
         await session.flush()
         await _refresh_counts(session, webset, number)
         webset.items_revision += 1
-        webset.progress_updated_at = webset.updated_at = now
+        states.touch(webset, now)
         if webset.strategy is not None:
             webset.strategy = {
                 **webset.strategy,
                 "rounds": [*webset.strategy.get("rounds", []), {"run": number, **run_row.rounds[-1]}],
             }
             webset.strategy_updated_at = now
-        await service.append_changed(session, ctx.runtime.notifier, webset, changed, [])
+        await states.append_changed(session, ctx.runtime.notifier, webset, changed, [])
 
 
 async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:

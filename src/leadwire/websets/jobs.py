@@ -7,7 +7,7 @@ from typing import Any
 
 from leadwire.platform.billing import per_unit
 from leadwire.platform.jobs import ActionSpec, Handler
-from leadwire.websets import discovery, service
+from leadwire.websets import discovery, service, states
 from leadwire.websets.schemas import PreparationResult, RunResult
 
 ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
@@ -24,8 +24,8 @@ def _action(action: str, handler: Handler, timeout_seconds: float, result: type[
         resource_type="webset",
         max_units=lambda p: {"items": float(p["goal"])},
         price=ITEM_PRICE,
-        on_cancel=service.follow_cancelled_job,
-        on_fail=service.follow_failed_job,
+        on_cancel=states.follow_cancelled_job,
+        on_fail=states.follow_failed_job,
         result=result,
     )
 

@@ -38,10 +38,10 @@ class Webset(Base):
     # The run in progress or the last one (1 = the creation's run, then one per Find More).
     run_number: Mapped[int] = mapped_column(Integer, default=1)
     items_revision: Mapped[int] = mapped_column(Integer, default=0)
-    # Progress of the current run (the spec's `progress` object).
+    # Progress of the current run (the spec's `progress` object); `stage` and `status` are written
+    # together by `states.move`.
     stage: Mapped[str] = mapped_column(String(32))
-    goal: Mapped[int] = mapped_column(Integer)
-    verify_cap: Mapped[int] = mapped_column(Integer)
+    goal: Mapped[int] = mapped_column(Integer)  # the current run's (the creation's count, or Find More's)
     verified: Mapped[int] = mapped_column(Integer, default=0)
     qualified: Mapped[int] = mapped_column(Integer, default=0)
     full: Mapped[int] = mapped_column(Integer, default=0)
@@ -51,6 +51,12 @@ class Webset(Base):
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+    @property
+    def verify_cap(self) -> int:
+        """How many candidates the current run may verify: enough to find its goal when a quarter of
+        them qualify."""
+        return min(max(self.goal * 4, 100), 4000)
 
 
 class WebsetRun(Base):
@@ -64,10 +70,9 @@ class WebsetRun(Base):
     number: Mapped[int] = mapped_column(Integer)
     # The job that runs discovery (create: made by the preparation job; Find More: its own job).
     job_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
-    goal: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))  # pending, running, completed, failed, cancelled
     released: Mapped[int] = mapped_column(Integer, default=0)
-    # Which planned query to ask next and how deep into it: where a resumed run continues.
+    # Which planned query to ask next: where a resumed run continues.
     query_index: Mapped[int] = mapped_column(Integer, default=0)
     rounds: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())

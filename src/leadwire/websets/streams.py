@@ -7,25 +7,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import select
 from sse_starlette import ServerSentEvent
 
 from leadwire.platform.db import transaction
-from leadwire.platform.events import Event, follow, must_reset
+from leadwire.platform.events import Event, follow, must_reset, payload_at
 from leadwire.platform.http import StillAllowed, control, to_sse
 from leadwire.platform.runtime import Runtime
-from leadwire.websets import service, views
+from leadwire.websets import service, states
 from leadwire.websets.models import Webset
 
 
 async def revision_at(session: Any, topic: str, seq: int) -> int:
-    payload = await session.scalar(
-        select(Event.payload)
-        .where(Event.topic == topic, Event.seq <= seq)
-        .order_by(Event.seq.desc())
-        .limit(1)
-    )
-    return int((payload or {}).get("items_revision", 0))
+    return int((await payload_at(session, topic, seq)).get("items_revision", 0))
 
 
 async def events(
@@ -37,12 +30,12 @@ async def events(
     job_id: str | None = None,
     still_allowed: StillAllowed | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
-    topic = service.topic(webset_id)
+    topic = states.topic(webset_id)
     async with transaction(runtime.reader) as session:
         webset = await session.get(Webset, webset_id)
         assert webset is not None
         latest, revision = await service.checkpoint(session, webset_id)
-        finished = webset.status in views.FINISHED
+        finished = webset.status in states.FINISHED
         reason = None
         if start is not None:
             if await must_reset(session, topic, start):

@@ -6,7 +6,7 @@ these functions; every query on the event table is in `log.py`.
 
 from leadwire.platform.events.followers import follow
 from leadwire.platform.events.log import append as append_event
-from leadwire.platform.events.log import must_reset
+from leadwire.platform.events.log import head_seq, must_reset, payload_at
 from leadwire.platform.events.models import Event
 
-__all__ = ["Event", "append_event", "follow", "must_reset"]
+__all__ = ["Event", "append_event", "follow", "head_seq", "must_reset", "payload_at"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import ScalarSelect, case, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.db import dialect_insert
@@ -46,6 +46,23 @@ async def latest_seq(session: AsyncSession, topic: str) -> int:
     """The checkpoint that delivers only future events (0 for an empty topic)."""
     value = await session.scalar(select(func.max(Event.seq)).where(Event.topic == topic))
     return int(value or 0)
+
+
+def head_seq(topic: str) -> ScalarSelect[int]:
+    """`latest_seq` as a scalar subquery, for a caller that reads it in the same statement as its own
+    state (both then describe one moment, even under READ COMMITTED)."""
+    return select(func.coalesce(func.max(Event.seq), 0)).where(Event.topic == topic).scalar_subquery()
+
+
+async def payload_at(session: AsyncSession, topic: str, seq: int) -> dict[str, Any]:
+    """The payload of the last event of `topic` at or before `seq` (empty when there is none)."""
+    payload = await session.scalar(
+        select(Event.payload)
+        .where(Event.topic == topic, Event.seq <= seq)
+        .order_by(Event.seq.desc())
+        .limit(1)
+    )
+    return dict(payload or {})
 
 
 async def must_reset(session: AsyncSession, topic: str, after: int) -> bool:

@@ -1,0 +1,183 @@
+"""A prospect list's state machine in one place: its statuses, the moves between them, and each move
+with everything it writes (status and progress stage together, the run, the events its streams get).
+The routes' service and the worker's discovery both move a list only through these functions.
+
+    generating_criteria ──▶ searching ⇄ verifying ──▶ completed
+            │  (stage: planning)   │                    failed | cancelled
+            └──────────────────────┴──▶ failed | cancelled
+    completed | failed | cancelled ──Find More──▶ queued ──▶ searching ...
+
+`progress.stage` is the status, except while criteria are written and the strategy is planned
+(`planning`). The list's goal is its current run's; the verification cap follows from it
+(`Webset.verify_cap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.events import append_event
+from leadwire.platform.ids import new_id
+from leadwire.platform.jobs import Job
+from leadwire.platform.notify import Notifier
+from leadwire.platform.time import utcnow
+from leadwire.websets import views
+from leadwire.websets.models import Webset, WebsetRun
+from leadwire.websets.schemas import ItemOut
+
+# Statuses of a list whose run is under way; the others are final until a Find More.
+IN_PROGRESS = ("generating_criteria", "queued", "searching", "verifying")
+FINISHED = views.FINISHED
+MOVES: Mapping[str, frozenset[str]] = {
+    "generating_criteria": frozenset({"searching", "failed", "cancelled"}),
+    "queued": frozenset({"searching", "failed", "cancelled"}),
+    "searching": frozenset({"verifying", "completed", "failed", "cancelled"}),
+    "verifying": frozenset({"searching", "completed", "failed", "cancelled"}),
+    "completed": frozenset({"queued"}),
+    "failed": frozenset({"queued"}),
+    "cancelled": frozenset({"queued"}),
+}
+
+
+def topic(webset_id: str) -> str:
+    """The event-log topic of a list's streams."""
+    return f"webset:{webset_id}"
+
+
+def new_run(webset_id: str, number: int, *, job_id: str | None, now: datetime) -> WebsetRun:
+    return WebsetRun(
+        id=new_id("run"),
+        webset_id=webset_id,
+        number=number,
+        job_id=job_id,
+        status="pending",
+        released=0,
+        query_index=0,
+        rounds=[],
+        created_at=now,
+    )
+
+
+def touch(webset: Webset, now: datetime) -> None:
+    """The list's progress changed (counts, items, criteria): readers see when."""
+    webset.progress_updated_at = webset.updated_at = now
+
+
+def move(webset: Webset, status: str, now: datetime) -> None:
+    """The one place a list's status (and, with it, its progress stage) is written."""
+    if status != webset.status and status not in MOVES[webset.status]:
+        raise ValueError(f"webset {webset.id}: {webset.status} cannot become {status}")
+    webset.status = webset.stage = status
+    touch(webset, now)
+
+
+def planning(webset: Webset, now: datetime) -> None:
+    """Criteria written, the strategy being planned: a stage of `generating_criteria`."""
+    webset.stage = "planning"
+    touch(webset, now)
+
+
+def start_searching(webset: Webset, now: datetime) -> None:
+    """The run starts (or resumes) searching; the list's start time is its first run's."""
+    if webset.status in ("generating_criteria", "queued"):
+        move(webset, "searching", now)
+    webset.started_at = webset.started_at or now
+
+
+def queue_find_more(webset: Webset, goal: int, now: datetime) -> None:
+    """A finished list starts run `run_number + 1` for `goal` more items: queued, progress reset."""
+    move(webset, "queued", now)
+    webset.run_number += 1
+    webset.goal = goal
+    webset.verified = 0
+    webset.stop_reason = None
+    webset.failure_code = None
+    webset.failure_detail = None
+    webset.finished_at = None
+
+
+async def current_run(session: AsyncSession, webset: Webset) -> WebsetRun | None:
+    return (
+        await session.execute(
+            select(WebsetRun).where(WebsetRun.webset_id == webset.id, WebsetRun.number == webset.run_number)
+        )
+    ).scalar_one_or_none()
+
+
+async def append_changed(
+    session: AsyncSession,
+    notifier: Notifier,
+    webset: Webset,
+    changed: list[ItemOut],
+    removed: list[str],
+) -> int:
+    """The `items.changed` event of the list's streams: its status, progress and changed items."""
+    payload = {
+        "webset_id": webset.id,
+        "items_revision": webset.items_revision,
+        "webset_status": webset.status,
+        "progress": dict(views.progress(webset)),
+        "items": changed,
+        "removed": removed,
+    }
+    return await append_event(session, notifier, topic(webset.id), "items.changed", payload)
+
+
+async def finish(
+    session: AsyncSession,
+    notifier: Notifier,
+    webset: Webset,
+    status: str,
+    stop_reason: str,
+    *,
+    job_id: str | None,
+    failure: tuple[str, str | None] | None = None,
+) -> None:
+    """The run ends: the list's status, the run's, and the `complete` event, in one transaction."""
+    now = utcnow()
+    move(webset, status, now)
+    webset.stop_reason = stop_reason
+    webset.finished_at = now
+    if failure is not None:
+        webset.failure_code, webset.failure_detail = failure[0], (failure[1] or None)
+    await session.execute(
+        update(WebsetRun)
+        .where(WebsetRun.webset_id == webset.id, WebsetRun.number == webset.run_number)
+        .values(status=status, finished_at=now)
+    )
+    await append_changed(session, notifier, webset, [], [])
+    complete: dict[str, Any] = {
+        "webset_id": webset.id,
+        "webset_status": status,
+        "items_revision": webset.items_revision,
+        "job_id": job_id,
+        "run": webset.run_number,
+    }
+    await append_event(session, notifier, topic(webset.id), "complete", complete)
+
+
+async def follow_failed_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:
+    """A preparation, discovery or Find More job failed without its list being told (a timeout, a worker
+    lost past the job's attempts): the list's run ends failed with the job's code, and its streams get
+    their `complete`."""
+    webset = await session.get(Webset, job.resource_id or "", with_for_update=True)
+    if webset is None or webset.status not in IN_PROGRESS:
+        return
+    run = await current_run(session, webset)
+    if job.id not in (webset.preparation_job_id, run.job_id if run else None):
+        return  # the job of an earlier run
+    failure = (job.error_code or "webset_discovery_failed", job.error_detail)
+    await finish(session, notifier, webset, "failed", "failed", job_id=job.id, failure=failure)
+
+
+async def follow_cancelled_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:
+    """A queued preparation, discovery or Find More job was cancelled: its list's run ends cancelled."""
+    webset = await session.get(Webset, job.resource_id or "", with_for_update=True)
+    if webset is None or webset.status not in IN_PROGRESS:
+        return
+    await finish(session, notifier, webset, "cancelled", "cancelled", job_id=job.id)
