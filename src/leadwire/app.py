@@ -151,8 +151,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own_runtime = runtime is None
         app.state.runtime = runtime or await build_runtime(settings)
-        if not app.state.runtime.services:
-            capabilities.install_services(app.state.runtime)
+        if not app.state.runtime.adapters:
+            capabilities.install_adapters(app.state.runtime)
         worker_task = None
         worker = None
         working = asyncio.Event()

@@ -36,6 +36,6 @@ def enabled(plugins: tuple[str, ...] = ()) -> tuple[Capability, ...]:
     return found
 
 
-def install_services(runtime: Runtime) -> None:
-    """The provider adapters job handlers reach through `ctx.service(name)`, each built at first use."""
-    build_providers(runtime.settings, runtime.services)
+def install_adapters(runtime: Runtime) -> None:
+    """The provider adapters job handlers reach through `ctx.adapter(name)`, each built at first use."""
+    build_providers(runtime.settings, runtime.adapters)

@@ -403,7 +403,7 @@ async def _run_worker(settings: Settings, concurrency: int | None) -> None:
     from leadwire.platform.runtime import build_runtime
 
     runtime = await build_runtime(settings)
-    capabilities.install_services(runtime)
+    capabilities.install_adapters(runtime)
     capabilities.enabled(settings.plugin_modules)
     freeze_startup_heap()
     worker_ = Worker(runtime, concurrency=concurrency)

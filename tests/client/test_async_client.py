@@ -79,7 +79,7 @@ async def test_wait_for_polls_until_terminal(
     await sdk.cancel(job["id"])
     assert (await sdk.wait_for(job["id"], timeout=5))["status"] == "cancelled"
     second = await sdk.public_web(["q"], search_limit=1)
-    runtime.services["search"] = _EmptySearch()
+    runtime.adapters["search"] = _EmptySearch()
     async with running_worker(runtime):
         done = await sdk.wait_for(second["id"], timeout=20)
     assert done["status"] == "succeeded" and done["result"]["results"] == [{"query": "q", "sources": []}]
@@ -89,7 +89,7 @@ async def test_a_job_failed_by_its_provider_reads_with_its_error_detail(
     sdk: AsyncLeadwire, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("leadwire.client.asyncio.poll_delay", lambda attempt: 0.05)
-    runtime.services["search"] = _DownSearch()
+    runtime.adapters["search"] = _DownSearch()
     job = await sdk.public_web(["q"], search_limit=1)
     async with running_worker(runtime):
         done = await sdk.wait_for(job["id"], timeout=20)

@@ -235,7 +235,7 @@ async def test_a_failed_section_leaves_the_report_partial_and_unbilled_for_it(
     client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime
 ) -> None:
     acct = await accounts.create(credits=1000)
-    runtime.services["trade"] = _BrokenCategories(runtime.services["trade"])
+    runtime.adapters["trade"] = _BrokenCategories(runtime.adapters["trade"])
     job = await _run(client, runtime, acct.headers, "trade-reports", {**ACME_YEAR, "page_size": 2})
     assert job["status"] == "succeeded"
     result = job["result"]
@@ -257,7 +257,7 @@ async def test_a_store_that_cannot_answer_fails_the_job_at_no_cost(
     client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime
 ) -> None:
     acct = await accounts.create(credits=1000)
-    runtime.services["trade"] = _BrokenStore()
+    runtime.adapters["trade"] = _BrokenStore()
     for path in ("trade-reports", "counterparties", "company-candidates"):
         body = {"company_name": ACME, **YEAR} if path == "company-candidates" else ACME_YEAR
         job = await _run(client, runtime, acct.headers, path, body)
@@ -297,7 +297,7 @@ async def test_a_deployment_keeping_trade_data_in_postgresql_gets_the_same_repor
     )
     try:
         async with asgi_client(create_app(runtime=runtime)) as client:
-            assert isinstance(runtime.services["trade"], PostgresTradeStore)
+            assert isinstance(runtime.adapters["trade"], PostgresTradeStore)
             acct = await AccountFactory(runtime).create(credits=1000)
             job = await _run(client, runtime, acct.headers, "trade-reports", {**ACME_YEAR, "page_size": 3})
             sections = job["result"]["sections"]

@@ -84,7 +84,7 @@ class _HalfBrokenSearch:
 async def test_one_failed_query_makes_the_result_partial(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
 ) -> None:
-    runtime.services["search"] = _HalfBrokenSearch()
+    runtime.adapters["search"] = _HalfBrokenSearch()
     acct = await accounts.create(credits=100)
     async with running_worker(runtime):
         response = await client.post(
@@ -102,7 +102,7 @@ async def test_one_failed_query_makes_the_result_partial(
 async def test_every_query_failing_fails_the_job_with_the_providers_detail(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
-    runtime.services["search"] = _HalfBrokenSearch()
+    runtime.adapters["search"] = _HalfBrokenSearch()
     acct = await accounts.create(credits=100)
     async with running_worker(runtime):
         response = await client.post(
@@ -139,7 +139,7 @@ class _DownContacts:
 async def test_a_contacts_provider_failure_fails_the_job_with_its_detail(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
 ) -> None:
-    runtime.services["contacts"] = _DownContacts()
+    runtime.adapters["contacts"] = _DownContacts()
     acct = await accounts.create(credits=100)
     async with running_worker(runtime):
         response = await client.post(

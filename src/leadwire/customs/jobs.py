@@ -45,7 +45,7 @@ SECTION_RESULTS: dict[Section, type[Any]] = {
 
 
 def _store(ctx: JobContext) -> TradeStore:
-    store: TradeStore = ctx.service("trade")
+    store: TradeStore = ctx.adapter("trade")
     return store
 
 

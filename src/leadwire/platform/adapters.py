@@ -15,7 +15,7 @@ from typing import Any
 Factory = Callable[[], Any]
 
 
-class Services(MutableMapping[str, Any]):
+class Adapters(MutableMapping[str, Any]):
     """Reading an entry builds it; so do `values()`, `items()` and `pop()`, which read every entry or
     the one they take. `built()` is what there is without building anything."""
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request  # FastAPI's Request, without importing FastAPI (see auth.py)
 
 from leadwire.config import Settings
-from leadwire.platform.adapters import Services
+from leadwire.platform.adapters import Adapters
 from leadwire.platform.admission.auth_guard import AuthGuard
 from leadwire.platform.admission.key_cache import KeyCache
 from leadwire.platform.admission.ratelimit import RateLimiter
@@ -35,7 +35,7 @@ class Runtime:
     rate_limiter: RateLimiter
     notifier: Notifier
     draining: bool = False
-    services: Services = field(default_factory=Services)
+    adapters: Adapters = field(default_factory=Adapters)
     key_cache: KeyCache = field(init=False)
     auth_guard: AuthGuard = field(init=False)
     stream_slots: StreamSlots = field(init=False)
@@ -91,9 +91,9 @@ class Runtime:
         return self.engine.dialect.name == "sqlite"
 
     async def close(self) -> None:
-        for service in self.services.built():
+        for adapter in self.adapters.built():
             # Adapters holding connections (a database pool, a file) release them with the process.
-            closer = getattr(service, "close", None)
+            closer = getattr(adapter, "close", None)
             if closer is not None and asyncio.iscoroutinefunction(closer):
                 await closer()
         await self.notifier.stop()

@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from leadwire.config import Settings
-from leadwire.platform.adapters import Factory, Services
+from leadwire.platform.adapters import Adapters, Factory
 
 
-def build_providers(settings: Settings, services: Services | None = None) -> Services:
-    """The adapters the settings choose, checked now and each built at its first use, into `services`
+def build_providers(settings: Settings, adapters: Adapters | None = None) -> Adapters:
+    """The adapters the settings choose, checked now and each built at its first use, into `adapters`
     (a new one by default): the prospect source reads the search adapter from there, so both use one."""
-    services = Services() if services is None else services
-    services.defer("search", _search(settings))
-    services.defer("contacts", _contacts(settings))
-    services.defer("trade", _trade(settings))
-    services.defer("prospects", _prospects(settings, lambda: services["search"]))
-    services.defer("reasoner", _reasoner(settings))
-    return services
+    adapters = Adapters() if adapters is None else adapters
+    adapters.defer("search", _search(settings))
+    adapters.defer("contacts", _contacts(settings))
+    adapters.defer("trade", _trade(settings))
+    adapters.defer("prospects", _prospects(settings, lambda: adapters["search"]))
+    adapters.defer("reasoner", _reasoner(settings))
+    return adapters
 
 
 def _prospects(settings: Settings, search: Factory) -> Factory:

@@ -24,7 +24,7 @@ def _search_job(
     async def handle(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         body = request.model_validate(payload)
         await ctx.progress("searching", 10.0)
-        result = await run(ctx.service(provider), body)
+        result = await run(ctx.adapter(provider), body)
         ctx.bill(units(result), kind=kind)
         return result
 

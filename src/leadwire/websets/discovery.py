@@ -41,7 +41,7 @@ PREFERENCE_SHARE = 0.25  # how far criteria that are not required can move an it
 
 
 async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
-    reasoner: Reasoner = ctx.service("reasoner")
+    reasoner: Reasoner = ctx.adapter("reasoner")
     webset_id = payload["webset_id"]
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id)
@@ -183,8 +183,8 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         query, kind, goal, cap = webset.query, webset.target_kind, webset.goal, webset.verify_cap
     if number > 1:
         await _release_overflow(ctx, webset_id, number)
-    source: ProspectSource = ctx.service("prospects")
-    reasoner: Reasoner = ctx.service("reasoner")
+    source: ProspectSource = ctx.adapter("prospects")
+    reasoner: Reasoner = ctx.adapter("reasoner")
     positions = list(understand(query).roles) if kind == "person" else []
     explored: set[str] = set()
     while True:
@@ -206,7 +206,7 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         exhausted = len(companies) < size
         explored.update(c.key for c in companies)
         prospects = (
-            await people.expand(ctx.service("contacts"), companies, positions)
+            await people.expand(ctx.adapter("contacts"), companies, positions)
             if kind == "person"
             else companies
         )

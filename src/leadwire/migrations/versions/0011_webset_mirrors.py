@@ -20,6 +20,7 @@ down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+
 def upgrade() -> None:
     bind = op.get_bind()
     stuck = bind.execute(

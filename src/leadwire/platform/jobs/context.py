@@ -48,8 +48,8 @@ class JobContext:
     def sessionmaker(self) -> async_sessionmaker[AsyncSession]:
         return self.runtime.sessionmaker
 
-    def service(self, name: str) -> Any:
-        return self.runtime.services[name]
+    def adapter(self, name: str) -> Any:
+        return self.runtime.adapters[name]
 
     async def blob(self, blob_id: str) -> bytes:
         """A blob this job was created with (`service.create_job(blobs=...)`); the job's own only."""
