@@ -12,6 +12,8 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import unquote, urlsplit
 
+from leadwire.providers.errors import ProviderError
+
 # What an adapter may raise; the outreach jobs fail with the same codes (`delivery_unknown` when the
 # upstream may have acted: `ChannelError.sent_unknown`).
 CHANNEL_ERROR_CODES = frozenset(
@@ -64,13 +66,11 @@ class LinkedInPost:
     published_at: datetime | None
 
 
-class ChannelError(Exception):
+class ChannelError(ProviderError):
     """A failed delivery; `sent_unknown` is True when the upstream may have accepted it anyway."""
 
     def __init__(self, code: str, detail: str | None = None, *, sent_unknown: bool = False) -> None:
-        super().__init__(code if detail is None else f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
+        super().__init__(code, detail)
         self.sent_unknown = sent_unknown
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from leadwire.providers.errors import ProviderError
+
 # Public error codes an adapter may raise; the service maps them onto the API.
 CONTACTS_ERROR_CODES = frozenset(
     {
@@ -50,13 +52,8 @@ class CompanyContacts:
     contacts: list[ContactRecord] = field(default_factory=list)
 
 
-class ContactsProviderError(Exception):
+class ContactsProviderError(ProviderError):
     """A failure of the upstream, carrying one of ``CONTACTS_ERROR_CODES``."""
-
-    def __init__(self, code: str, detail: str | None = None) -> None:
-        super().__init__(code if detail is None else f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
 
 
 @runtime_checkable

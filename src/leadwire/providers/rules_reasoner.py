@@ -146,23 +146,29 @@ def _location_text(understood: Understanding, target_kind: TargetKind, zh: bool)
     return f"Works in {names}" if target_kind == "person" else f"Headquartered in {names}"
 
 
+# What a range of each attribute is written as: bounded, open above, open below, and the Chinese label.
+_RANGE_WORDS = {
+    "employees": (
+        "Has between {:,} and {:,} employees",
+        "Has more than {:,} employees",
+        "Has fewer than {:,} employees",
+        "员工规模",
+    ),
+    "founded": ("Founded between {} and {}", "Founded after {}", "Founded before {}", "成立时间"),
+}
+
+
 def _range_text(value: Range, what: str, zh: bool) -> str:
-    """Words the attribute reader reads back to the same range."""
+    """Words the attribute reader reads back to the same range (an open end is written exclusive)."""
+    between, above, below, label = _RANGE_WORDS[what]
     low, high = value.low, value.high
-    if what == "employees":
-        if low is not None and high is not None:
-            english = f"Has between {low:,} and {high:,} employees"
-        elif low is not None:
-            english = f"Has more than {low - 1:,} employees"
-        else:
-            english = f"Has fewer than {(high or 0) + 1:,} employees"
-    elif low is not None and high is not None:
-        english = f"Founded between {low} and {high}"
+    if low is not None and high is not None:
+        english = between.format(low, high)
     elif low is not None:
-        english = f"Founded after {low - 1}"
+        english = above.format(low - 1)
     else:
-        english = f"Founded before {(high or 0) + 1}"
-    return f"{'员工规模' if what == 'employees' else '成立时间'}（{english}）" if zh else english
+        english = below.format((high or 0) + 1)
+    return f"{label}（{english}）" if zh else english
 
 
 def _weighted(drafts: list[tuple[str, str, bool]], *, boost_fit: bool) -> list[CriterionDraft]:

@@ -5,16 +5,12 @@ Ranking runs in a worker thread over an index opened with discovery's deeper can
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import anyio.to_thread
-
 from leadwire.providers.prospects import ProspectQuery
 from leadwire.providers.reasoner import Evidence, Prospect
-from leadwire.providers.search import SearchProviderError
+from leadwire.providers.sandbox_search import SandboxIndex
 
 if TYPE_CHECKING:
     from leadwire.search.index import LocalSearchIndex
@@ -23,41 +19,21 @@ if TYPE_CHECKING:
 
 class SandboxProspectSource:
     def __init__(self, world_dir: str | Path) -> None:
-        self._world_dir = Path(world_dir)
-        self._index: LocalSearchIndex | None = None
-        self._lock = threading.Lock()
+        self._index = SandboxIndex(world_dir, discovery=True)
 
     def __repr__(self) -> str:
-        return f"SandboxProspectSource({str(self._world_dir)!r})"
+        return f"SandboxProspectSource({str(self._index.world_dir)!r})"
 
     async def companies(self, query: ProspectQuery) -> list[Prospect]:
-        return await anyio.to_thread.run_sync(self._companies, query)
+        def rank(index: LocalSearchIndex) -> list[Prospect]:
+            from leadwire.search.prospects import rank_companies
 
-    def _companies(self, query: ProspectQuery) -> list[Prospect]:
-        from leadwire.search.prospects import rank_companies
-
-        try:
             hits = rank_companies(
-                self._open(),
-                query.text,
-                limit=query.limit,
-                exclude=query.exclude,
-                user_location=query.user_location,
+                index, query.text, limit=query.limit, exclude=query.exclude, user_location=query.user_location
             )
-        except sqlite3.Error as exc:
-            raise SearchProviderError("search_provider_unavailable", f"local index: {exc}") from exc
-        return [_prospect(hit) for hit in hits]
+            return [_prospect(hit) for hit in hits]
 
-    def _open(self) -> LocalSearchIndex:
-        from leadwire.search.index import LocalSearchIndex
-        from leadwire.search.prospects import DISCOVERY_WEIGHTS
-
-        with self._lock:
-            if self._index is None:
-                if not (self._world_dir / "world.db").exists():
-                    raise SearchProviderError("search_provider_unavailable", "the sandbox world is not built")
-                self._index = LocalSearchIndex(self._world_dir, weights=DISCOVERY_WEIGHTS)
-            return self._index
+        return await self._index.read(rank)
 
 
 def _prospect(hit: CompanyHit) -> Prospect:

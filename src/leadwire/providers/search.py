@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final, Protocol, runtime_checkable
 
+from leadwire.providers.errors import ProviderError
 from leadwire.search.types import (
     DEFAULT_TEXT_CAP,
     MAX_SEARCH_LIMIT,
@@ -49,13 +50,8 @@ SEARCH_ERROR_CODES: Final[frozenset[str]] = frozenset(
 )
 
 
-class SearchProviderError(Exception):
+class SearchProviderError(ProviderError):
     """A failure of the search upstream, carrying one of ``SEARCH_ERROR_CODES``."""
-
-    def __init__(self, code: str, detail: str | None = None) -> None:
-        super().__init__(code if detail is None else f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
 
 
 @runtime_checkable

@@ -7,7 +7,7 @@ the estimated chance that it is right, and people with no plausible manager stay
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from leadwire.providers.contacts import ContactRecord
@@ -73,18 +73,7 @@ class Node:
     sort_order: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "title": self.title,
-            "name": self.name,
-            "email": self.email,
-            "status": self.status,
-            "linkedin_url": self.linkedin_url,
-            "department": self.department,
-            "seniority": self.seniority,
-            "sort_order": self.sort_order,
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # the fields are the wire names
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,29 +97,24 @@ def emit_ingest_report(report: IngestReport, file: Path) -> None:
 
 FileArg = typer.Argument(..., help="A .jsonl/.ndjson or .csv file.", exists=False)
 
-
-@ingest_app.command("companies")
-def ingest_companies(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
-    """Upsert companies by domain."""
-    _ingest("companies", file, data_dir)
-
-
-@ingest_app.command("people")
-def ingest_people(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
-    """Upsert people by LinkedIn profile URL."""
-    _ingest("people", file, data_dir)
+# `ingest <kind> FILE`, one command per kind of world row (`sandbox.ingest.KINDS`), with its help line.
+_INGEST_COMMANDS = {
+    "companies": "Upsert companies by domain.",
+    "people": "Upsert people by LinkedIn profile URL.",
+    "documents": "Upsert web documents by URL.",
+    "posts": "Upsert LinkedIn posts by URL.",
+}
 
 
-@ingest_app.command("documents")
-def ingest_documents(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
-    """Upsert web documents by URL."""
-    _ingest("documents", file, data_dir)
+def _ingest_command(kind: str, help_line: str) -> None:
+    def command(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
+        _ingest(kind, file, data_dir)
+
+    ingest_app.command(kind, help=help_line)(command)
 
 
-@ingest_app.command("posts")
-def ingest_posts(file: Path = FileArg, data_dir: Path | None = DataDir) -> None:
-    """Upsert LinkedIn posts by URL."""
-    _ingest("posts", file, data_dir)
+for _kind, _help_line in _INGEST_COMMANDS.items():
+    _ingest_command(_kind, _help_line)
 
 
 @ingest_app.command("convert")

@@ -4,7 +4,7 @@ adapters: the request, a source and text capping."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields, field
 from typing import Final, Literal
 
 SearchCategory = Literal["company", "news", "financial report", "people", "personal site"]
@@ -59,16 +59,8 @@ class SearchSource:
     text: str = ""
 
     def as_dict(self) -> dict[str, object]:
-        """The source as the API serialises it."""
-        return {
-            "url": self.url,
-            "title": self.title,
-            "published_date": self.published_date,
-            "author": self.author,
-            "image": self.image,
-            "highlights": list(self.highlights),
-            "text": self.text,
-        }
+        """The source as the API serialises it (the fields are the wire names)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 def cap_text(text: str, limit: int = DEFAULT_TEXT_CAP) -> str:

@@ -291,20 +291,17 @@ class RateLimiter:
             "X-User-RateLimit-Remaining": str(account_remaining),
             "RateLimit": f'"{request_class}";r={min(key_remaining, account_remaining)};t={reset_in}',
         }
-        if key_used > limit.per_key:
-            raise ApiError(
-                "api_key_rate_limit_exceeded",
-                detail=f"{limit.per_key} {request_class} requests per {window} s for this key; "
-                f"the window resets in {reset_in} s",
-                headers={**headers, "Retry-After": str(reset_in)},
-            )
-        if account_used > limit.per_account:
-            raise ApiError(
-                "api_rate_limit_exceeded",
-                detail=f"{limit.per_account} {request_class} requests per {window} s for the account "
-                f"(all its keys); the window resets in {reset_in} s",
-                headers={**headers, "Retry-After": str(reset_in)},
-            )
+        for used, allowed, code, whose in (
+            (key_used, limit.per_key, "api_key_rate_limit_exceeded", "this key"),
+            (account_used, limit.per_account, "api_rate_limit_exceeded", "the account (all its keys)"),
+        ):
+            if used > allowed:
+                raise ApiError(
+                    code,
+                    detail=f"{allowed} {request_class} requests per {window} s for {whose}; "
+                    f"the window resets in {reset_in} s",
+                    headers={**headers, "Retry-After": str(reset_in)},
+                )
         return RateDecision(headers=headers)
 
 
