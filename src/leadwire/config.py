@@ -98,7 +98,8 @@ class Settings(BaseSettings):
     trade_threads: int | None = Field(default=None, ge=1, le=64)  # DuckDB threads (default: the cores)
     trade_pool_size: int = Field(default=8, ge=1, le=256)  # PostgreSQL connections per process
 
-    # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (spec section 8).
+    # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (docs/api.md,
+    # Credits and per-row billing).
     prices: str = ""
 
     # Extra modules loaded at start (routers and job actions of extensions; the tests use it too).

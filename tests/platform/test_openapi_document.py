@@ -19,10 +19,12 @@ from openapi_spec_validator import validate
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.http.creation import JOB_RESPONSES, Idempotency, idempotent
+from leadwire.platform.http import ItemEnvelope, documented
+from leadwire.platform.http.creation import Idempotency, idempotent
 from leadwire.platform.http.envelope import JSONResponse
 from leadwire.platform.http.schemas import COMMON_CODES, PUBLIC_CODES
 from leadwire.platform.idempotency import validate_key
+from leadwire.platform.jobs import PublicJob
 from leadwire.platform.jobs.wait import parse_prefer_wait
 
 PROBES = ("/healthz", "/readyz", "/metrics")
@@ -149,7 +151,8 @@ def test_a_creation_route_that_forgets_a_header_fails_the_check(app: FastAPI) ->
         return JSONResponse({})
 
     for path, endpoint in (("/api/v2/test/no-wait", no_wait), ("/api/v2/test/neither", neither)):
-        app.router.add_api_route(path, endpoint, methods=["POST"], status_code=202, responses=JOB_RESPONSES)
+        accepted = documented(ItemEnvelope[PublicJob], 202, "Job accepted")
+        app.router.add_api_route(path, endpoint, methods=["POST"], status_code=202, responses=accepted)
     app.openapi_schema = None
     assert undeclared_headers(app) == [
         "POST /api/v2/test/no-wait: Prefer",

@@ -27,7 +27,7 @@ from leadwire.channels.connected import ConnectAccount
 from leadwire.cli import app as cli_app
 from leadwire.config import Settings
 from leadwire.mcp.server import McpAuth
-from leadwire.platform.callers import Caller
+from leadwire.platform.callers import Caller, Permission
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import transaction
 from leadwire.platform.http.auth import authenticated_caller
@@ -226,8 +226,8 @@ def required_scope(dependant: Dependant) -> tuple[bool, str | None]:
     """(whether a `require(...)` guards the route, the scope it names)."""
     for fn in dependency_calls(dependant):
         closure = inspect.getclosurevars(fn).nonlocals if inspect.isfunction(fn) else {}
-        if "scope" in closure and "request_class" in closure:
-            return True, closure["scope"]
+        if isinstance(closure.get("permission"), Permission):
+            return True, closure["permission"].scope
     return False, None
 
 

@@ -20,7 +20,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from typing_extensions import TypedDict
 
 from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_kind
-from leadwire.platform.callers import Caller
+from leadwire.platform.callers import Caller, Permission
 from leadwire.platform.capability import Capability
 from leadwire.platform.http.auth import require
 from leadwire.platform.http.body import json_body, openapi_body
@@ -107,7 +107,7 @@ router = APIRouter(tags=["test"])
 @router.post("/api/v2/test/echo", openapi_extra=openapi_body(EchoRequest))
 async def create_echo(
     session: Session,
-    caller: Caller = Depends(require("research:write", "task")),
+    caller: Caller = Depends(require(Permission("research:write", "task"))),
     idem: Idempotency = Depends(idempotent()),
     body: EchoRequest = Depends(json_body(EchoRequest)),
     runtime: Runtime = Depends(get_runtime),
@@ -132,12 +132,14 @@ async def create_echo(
 
 
 @router.get("/api/v2/test/boom")
-async def boom(caller: Caller = Depends(require("research:read", "read"))) -> JSONResponse:
+async def boom(caller: Caller = Depends(require(Permission("research:read", "read")))) -> JSONResponse:
     raise RuntimeError("secret internal detail")
 
 
 @router.get("/api/v2/test/customs-probe")
-async def customs_probe(caller: Caller = Depends(require("customs:read", "read"))) -> JSONResponse:
+async def customs_probe(
+    caller: Caller = Depends(require(Permission("customs:read", "read"))),
+) -> JSONResponse:
     return JSONResponse({"ok": True})
 
 
@@ -156,7 +158,7 @@ FREE_SPEC = registry.register(
 @router.post("/api/v2/test/free-echo", openapi_extra=openapi_body(EchoRequest))
 async def create_free_echo(
     session: Session,
-    caller: Caller = Depends(require("research:write", "task")),
+    caller: Caller = Depends(require(Permission("research:write", "task"))),
     idem: Idempotency = Depends(idempotent()),
     body: EchoRequest = Depends(json_body(EchoRequest)),
     runtime: Runtime = Depends(get_runtime),
@@ -169,7 +171,7 @@ async def create_free_echo(
 @router.post("/api/v2/test/keyed-echo", openapi_extra=openapi_body(EchoRequest))
 async def create_keyed_echo(
     session: Session,
-    caller: Caller = Depends(require("research:write", "task")),
+    caller: Caller = Depends(require(Permission("research:write", "task"))),
     idem: Idempotency = Depends(idempotent(required=True)),
     body: EchoRequest = Depends(json_body(EchoRequest)),
     runtime: Runtime = Depends(get_runtime),
@@ -183,7 +185,7 @@ async def stream_topic(
     request: Request,
     topic: str,
     stream_cursor: str | None = None,
-    caller: Caller = Depends(require("research:read", "read")),
+    caller: Caller = Depends(require(Permission("research:read", "read"))),
     runtime: Runtime = Depends(get_runtime),
 ) -> EventSourceResponse:
     """The shape a webset stream will have: replay from the checkpoint, follow, end on `complete`."""

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
+from leadwire.accounts.operations import READ
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
 from leadwire.channels import connected
 from leadwire.platform.callers import Caller
@@ -22,7 +23,7 @@ from leadwire.platform.http import (
 )
 
 router = APIRouter(tags=["connect"])
-AccountsReader = Annotated[Caller, Depends(require("accounts:read", "read"))]
+AccountsReader = Annotated[Caller, Depends(require(READ))]
 
 
 def parse_bool(value: str | None, param: str) -> bool | None:

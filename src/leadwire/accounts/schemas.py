@@ -1,4 +1,4 @@
-"""Wire shape of a connected account (DESIGN section 6)."""
+"""Wire shape of a connected account (docs/api.md, Connected accounts)."""
 
 from __future__ import annotations
 

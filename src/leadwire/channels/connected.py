@@ -126,7 +126,7 @@ async def get_owned_account(session: AsyncSession, user_id: str, account_id: str
 
 
 def require_sendable(account: ConnectAccount) -> None:
-    """409 when the account cannot send now (DESIGN section 8, dispatch basics)."""
+    """409 when the account cannot send now (docs/api.md, Errors: `connect_account_*`)."""
     if account.status == "reconnect_required":
         raise ApiError("connect_account_reconnect_required")
     if not account_can_send(account):

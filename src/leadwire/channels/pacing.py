@@ -34,7 +34,7 @@ class PacingSlot(Base):
 async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interval_seconds: int) -> datetime:
     """Reserve the next send time on this channel: `max(now, last + interval)`, under a row lock.
 
-    A cancelled job keeps its slot (DESIGN section 8), so the slot only ever moves forward.
+    A cancelled job keeps its slot (docs/api.md, Pacing of outreach), so the slot only ever moves forward.
     """
     now = utcnow()
     # The row may not exist yet and two first jobs may race to create it: insert-if-absent, then lock.

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 
+from leadwire.credits.operations import READ
 from leadwire.credits.schemas import CreditsOut, public_credits
 from leadwire.platform.billing import read_balance
 from leadwire.platform.callers import Caller
@@ -21,7 +22,7 @@ from leadwire.platform.http import (
 )
 
 router = APIRouter(tags=["credits"])
-CreditsReader = Annotated[Caller, Depends(require("credits:read", "read"))]
+CreditsReader = Annotated[Caller, Depends(require(READ))]
 
 
 @router.get(

@@ -1,4 +1,4 @@
-"""The credits balance as the API shows it (DESIGN section 6 and 8)."""
+"""The credits balance as the API shows it (docs/api.md, Credits and per-row billing)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""The customs capability: trade data from customs records, for paid plans (DESIGN section 8: not on
-`free`) — company-name candidates, company search, four company sections and the trade report."""
+"""The customs capability: trade data from customs records, for paid plans (not on `free`; docs/api.md,
+"Scopes and plans") — company-name candidates, company search, four company sections and the trade report."""
 
 from __future__ import annotations
 
 from leadwire.customs import jobs
+from leadwire.customs.operations import OPERATIONS
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
 
 CAPABILITY = Capability(
@@ -12,5 +13,5 @@ CAPABILITY = Capability(
     routers=("leadwire.customs.routes",),
     actions=jobs.ACTIONS,
     features=(Feature("customs", PAID_PLANS),),
-    mcp_tools="leadwire.customs.mcp",
+    operations=OPERATIONS,
 )

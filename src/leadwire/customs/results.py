@@ -1,6 +1,6 @@
-"""What the customs jobs return (spec section 4): rows, pages, sections and reports, as typed results
-the OpenAPI document publishes per action. Row fields vary by data coverage; a null is a value not
-known."""
+"""What the customs jobs return (docs/api.md, Customs trade data): rows, pages, sections and reports, as
+typed results the OpenAPI document publishes per action. Row fields vary by data coverage; a null is a
+value not known."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Public rows of customs results, built from the trade store's aggregated groups.
 
-Section rows use the spec's camelCase field names (spec section 4: name, country, countryCode, date,
-hsCode, hsDescriptionCn, hsDescriptionEn, companyCount, weight, quantity, sumOfUSD, weightAvgPrice,
-quantityAvgPrice, tradeCount, amountSharePct); company-search rows use snake_case as the spec lists
-them. Money is rounded to cents, weights and quantities to 2 decimals, average prices to 4 and
+Section rows use the guide's camelCase field names (docs/api.md, Customs trade data: name, country,
+countryCode, date, hsCode, hsDescriptionCn, hsDescriptionEn, companyCount, weight, quantity, sumOfUSD,
+weightAvgPrice, quantityAvgPrice, tradeCount, amountSharePct); company-search rows use snake_case as
+the guide shows them. Money is rounded to cents, weights and quantities to 2 decimals, average prices to 4 and
 shares to 2 — the same rounding whichever store summed the records.
 """
 

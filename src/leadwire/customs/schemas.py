@@ -1,8 +1,8 @@
-"""Request bodies of the seven customs endpoints (spec section 4, Customs; section 8 limits), their
+"""Request bodies of the seven customs endpoints (docs/api.md, Customs trade data; Limits), their
 rules, and the results of their jobs.
 
-The spec gives customs no codes of its own, so every broken rule is 400 `invalid_request` with `param`
-naming the field and a `detail` saying what is expected (DESIGN section 8, validation codes). Field rules
+The guide gives customs no codes of its own, so every broken rule is 400 `invalid_request` with `param`
+naming the field and a `detail` saying what is expected (docs/api.md, Errors). Field rules
 raise `PydanticCustomError("value_error", ...)`: its type is not a public code, so `platform.validation`
 maps it to `invalid_request` and keeps the message, without pydantic's "Value error," prefix, as the
 detail.
@@ -58,7 +58,8 @@ def _invalid(detail: str) -> PydanticCustomError:
 
 
 def _iso_date(value: Any) -> date:
-    # Only the spec's YYYY-MM-DD: pydantic alone would also take timestamps, datetimes and 20240101.
+    # Only YYYY-MM-DD (docs/api.md, Customs trade data): pydantic alone would also take timestamps,
+    # datetimes and 20240101.
     if not isinstance(value, str) or not _ISO_DATE.fullmatch(value):
         raise _invalid("a date written YYYY-MM-DD, such as 2024-01-31")
     try:
@@ -80,7 +81,7 @@ def latest_end_date(start: date) -> date:
 def _alpha3(code: str) -> str:
     upper = code.upper()
     if len(upper) == 2 and pycountry.countries.get(alpha_2=upper) is not None:
-        # Public-web's user_location takes alpha-2; the spec forbids mixing the two formats here.
+        # Public-web's user_location takes alpha-2; customs never does (docs/api.md, Customs trade data).
         raise _invalid(f"{code} is alpha-2; customs takes ISO 3166-1 alpha-3 codes such as DEU")
     if not (len(upper) == 3 and upper.isascii() and upper.isalpha()) or not pycountry.countries.get(
         alpha_3=upper
@@ -124,7 +125,8 @@ HsCode = Annotated[
     AfterValidator(_hs_code),
     Field(json_schema_extra={"pattern": f"^{_HS_CODE.pattern}$"}, examples=["8471"]),
 ]
-# The spec sets no length; a product keyword is bounded like a company name so a query stays cheap.
+# The guide sets no length (docs/api.md, Limits); a product keyword is bounded like a company name so a
+# query stays cheap.
 Description = Annotated[StrictStr, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
 Page = Annotated[StrictInt, Field(ge=1, le=MAX_PAGE)]
 PageSize = Annotated[StrictInt, Field(ge=1, le=MAX_PAGE_SIZE)]

@@ -1,9 +1,9 @@
 """Customs rules: start customs jobs, and answer them from the trade store.
 
 Each section asks the store one question and turns the groups into public rows (`rows.py`); the
-trade report asks all four and keeps the ones that answered (spec: a failed section is reported as
-`customs_section_failed`, the job still succeeds). Billing counts the rows returned, by kind: the
-job's handler bills them (`jobs.py`).
+trade report asks all four and keeps the ones that answered (docs/api.md, Customs trade data: a
+failed section is reported as `customs_section_failed`, the job still succeeds). Billing counts the rows
+returned, by kind: the job's handler bills them (`jobs.py`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 Section = Literal["counterparties", "categories", "trends", "countries"]
 SECTIONS: tuple[Section, ...] = ("counterparties", "categories", "trends", "countries")
-# The trade report names the trends section `trend` (spec section 4).
+# The trade report names the trends section `trend` (docs/api.md, Customs trade data).
 REPORT_KEYS: dict[Section, str] = {
     "counterparties": "counterparties",
     "categories": "categories",

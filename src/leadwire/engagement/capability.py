@@ -6,6 +6,7 @@ from __future__ import annotations
 from leadwire.channels.errors import CHANNEL_ERRORS
 from leadwire.channels.limits import SENDS
 from leadwire.engagement import jobs
+from leadwire.engagement.operations import OPERATIONS
 from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
 
@@ -68,7 +69,7 @@ CAPABILITY = Capability(
         "/api/v1/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
         "/api/v2/outreach/linkedin/post-likes": POST_LIKE_BODY_LIMIT,
     },
-    mcp_tools="leadwire.engagement.mcp",
+    operations=OPERATIONS,
     errors=ERRORS,
     request_classes=(SENDS,),
 )

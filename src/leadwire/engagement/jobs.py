@@ -22,7 +22,7 @@ POST_LIKE_ACTION = ActionSpec(
     handler=run_post_like,
     request_class="outreach",
     timeout_seconds=120.0,
-    price=NOT_METERED,  # outreach actions are outside job billing (spec section 2)
+    price=NOT_METERED,  # outreach actions are outside job billing (docs/api.md, Credits and per-row billing)
     creation_item=reduced_job,  # `{id, status, action, channel, scheduled_at}` like dispatches
     result=PostLikeResult,
 )

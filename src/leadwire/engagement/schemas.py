@@ -1,4 +1,4 @@
-"""Request bodies of the LinkedIn post-like endpoints (spec section 4, LinkedIn post like) and their
+"""Request bodies of the LinkedIn post-like endpoints (docs/api.md, LinkedIn post like) and their
 rules, v2 and v1 (v1 treats an interval below 60 s as 60 s), and the result of the post-like job."""
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ class PostLikeRequest(RequestModel):
 
 
 class PostLikeRequestV1(PostLikeRequest):
-    """v1 body: the same rules, except that an interval below 60 s is taken as 60 s (spec section 4)."""
+    """v1 body: the same rules, except that an interval below 60 s is taken as 60 s (docs/api.md,
+    LinkedIn post like)."""
 
     @field_validator("min_channel_task_interval_seconds", mode="before")
     @classmethod

@@ -43,7 +43,7 @@ async def choose_account(
 
     Named: it must be the caller's (404 `account_not_found`) and able to act now (409). An account of
     another channel is 409 `connect_account_not_sendable`: it exists and is the caller's, it just
-    cannot perform a LinkedIn action, which is that code's meaning in spec section 7.
+    cannot perform a LinkedIn action, which is that code's meaning in docs/api.md, Errors.
     Not named: the one usable LinkedIn account is taken; several → 400 `account_id_required` (v1
     `account_id_required_multiple_linkedin_accounts`). None usable → v1 400
     `linkedin_account_not_found`; v2 says why when the user has LinkedIn accounts (the 409 of the
@@ -195,7 +195,8 @@ async def _like(
 
 
 def liked_result(post_id: str, url: str | None, score: float | None, locale: str) -> dict[str, Any]:
-    """v1 reads `liked_post.post_id`, v2 `reason`: both versions get both (spec section 4)."""
+    """v1 reads `liked_post.post_id`, v2 `reason`: both versions get both (docs/api.md, LinkedIn post
+    like)."""
     if locale == "zh":
         reason = "已点赞最相关的近期帖子" + (f"（相关度 {score:.2f}）。" if score is not None else "。")
     else:

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 
+from leadwire.jobs.operations import CANCEL, READ
 from leadwire.platform import jobs
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
@@ -27,8 +28,8 @@ from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["jobs"])
 # Any job of the account; the job's own capability scope is checked once the job is read.
-JobReader = Annotated[Caller, Depends(require(None, "poll"))]
-JobCanceller = Annotated[Caller, Depends(require(None, "task"))]
+JobReader = Annotated[Caller, Depends(require(READ))]
+JobCanceller = Annotated[Caller, Depends(require(CANCEL))]
 JobId = Path(description="job id from a creation response")
 
 

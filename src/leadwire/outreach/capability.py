@@ -1,11 +1,12 @@
 """The outreach capability: one-off sends through connected accounts (LinkedIn post likes are the
-engagement capability's). Spec section 8 sets the dispatch body limit."""
+engagement capability's). The dispatch body limit is docs/api.md's, "5. Limits"."""
 
 from __future__ import annotations
 
 from leadwire.channels.errors import CHANNEL_ERRORS
 from leadwire.channels.limits import SENDS
 from leadwire.outreach import jobs
+from leadwire.outreach.operations import OPERATIONS
 from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
 
@@ -87,7 +88,7 @@ CAPABILITY = Capability(
     scopes=("outreach:read", "outreach:write"),
     routers=("leadwire.outreach.routes",),
     actions=(jobs.DISPATCH_ACTION,),
-    mcp_tools="leadwire.outreach.mcp",
+    operations=OPERATIONS,
     features=(Feature("outreach"),),
     body_limits={
         "/api/v1/outreach/dispatches": DISPATCH_BODY_LIMIT,

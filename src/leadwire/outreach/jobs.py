@@ -22,7 +22,7 @@ DISPATCH_ACTION = ActionSpec(
     handler=run_dispatch,
     request_class="outreach",
     timeout_seconds=120.0,
-    price=NOT_METERED,  # outreach is outside job billing (spec section 2)
+    price=NOT_METERED,  # outreach is outside job billing (docs/api.md, Credits and per-row billing)
     creation_item=reduced_job,
     result=DispatchResult,
 )

@@ -1,8 +1,9 @@
-"""The dispatch request (spec section 4, Outreach dispatch; DESIGN section 8), its rules, and the result
-of its job.
+"""The dispatch request (docs/api.md, Outreach dispatch by email, on LinkedIn, on WhatsApp), its rules,
+and the result of its job.
 
-The spec gives each missing or malformed part its own code, and a request with several faults gets the
-code of the first in this order: account, channel, action, recipient, attachments, content, interval.
+The guide gives each missing or malformed part its own code (docs/api.md, Errors), and a request with
+several faults gets the code of the first in this order: account, channel, action, recipient,
+attachments, content, interval.
 `_check` walks the raw body in that order and raises the code with the offending field as `param`;
 the typed fields below then document the shape (OpenAPI) and carry the normalised values.
 """
@@ -282,7 +283,8 @@ def _interval(value: Any) -> int:
 
 
 class DispatchResult(TypedDict):
-    """`outreach.dispatch` (DESIGN section 6): what the provider accepted; outreach is not metered."""
+    """`outreach.dispatch` (docs/api.md, Outreach dispatch by email): what the provider accepted; outreach
+    is not metered."""
 
     kind: Literal["message", "connection_request"]  # LinkedIn: a message to a connection, else a request
     provider: str

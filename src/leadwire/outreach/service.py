@@ -77,7 +77,7 @@ async def with_attachments(ctx: JobContext, payload: dict[str, Any]) -> dict[str
 
 
 async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
-    """Send the message once; the result is DESIGN section 6's dispatch result."""
+    """Send the message once; the result is the dispatch result (docs/api.md, Outreach dispatch by email)."""
     account = await connected.account_for_job(ctx, body.account_id)
     settings = ctx.runtime.settings
     # Built before the delivery record: a bad account setting fails the job with nothing recorded.

@@ -3,8 +3,8 @@
 A process names its adapters at start (the settings are checked then: a missing key stops it there)
 but builds one only when a job or a request first reaches it: a worker that never runs a customs job
 never imports DuckDB or opens the trade store, and one that never verifies a prospect never loads
-the reasoner's rules and embeddings. That is most of a worker's start-up (issue 16: a worker starts
-in a third less time).
+the reasoner's rules and embeddings. That is most of a worker's start-up (a worker starts in a third
+less time; docs/benchmarks.md, Job throughput).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Request body size limits per endpoint, enforced while the body streams in (spec section 8)."""
+"""Request body size limits per endpoint, enforced while the body streams in (docs/api.md, Limits)."""
 
 from __future__ import annotations
 

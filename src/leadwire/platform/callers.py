@@ -23,6 +23,22 @@ class Caller:
         return scope in self.scopes
 
 
+@dataclass(frozen=True)
+class Permission:
+    """What an operation asks of its caller, declared once by the slice and checked the same way on
+    every face (`require(permission)` on REST, `ToolKit.allowed(permission)` on MCP): the key's
+    `scope` (None: any key), the rate-limit `request_class` it counts against, and the plan `feature`
+    it needs (by default the scope's prefix: `research:write` needs the plan's `research`)."""
+
+    scope: str | None
+    request_class: str = "read"
+    feature: str | None = None
+
+    @property
+    def plan_feature(self) -> str | None:
+        return self.feature or (self.scope.split(":")[0] if self.scope else None)
+
+
 def scope_missing(scope: str, *, headers: Mapping[str, str] | None = None) -> ApiError:
     """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked."""
     return ApiError(

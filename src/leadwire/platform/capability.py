@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from leadwire.platform.body_limits import register_body_limit
 from leadwire.platform.errors import ErrorCode, register_errors
+from leadwire.platform.jobs.operations import Operation
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.plans import RequestClass, register_feature, register_request_class
 from leadwire.platform.users import register_scopes
@@ -32,8 +33,8 @@ PAID_PLANS = frozenset({"pro", "business"})
 @dataclass(frozen=True)
 class Feature:
     """A plan-gated part of the product: a whole capability, or a part of one (research's contacts).
-    Authorisation checks the feature named by the route (`require(..., capability=)`), or else the
-    scope's prefix; a plan without it gets 403 `membership_tier_insufficient`."""
+    Authorisation checks the feature named by the operation's `Permission`, or else the scope's prefix;
+    a plan without it gets 403 `membership_tier_insufficient`."""
 
     name: str
     plans: frozenset[str] = ALL_PLANS
@@ -53,6 +54,9 @@ class Capability:
     # the name of a module with a `register_tools(kit)`, imported only when an MCP server is built (a
     # worker or an admin command then never loads the MCP SDK: a second of start-up).
     mcp_tools: Callable[[ToolKit], None] | str | None = None
+    # Its creations, each declared once (`platform/jobs/operations.py`): the routes mount them with
+    # `add_creation_route`, and each becomes an MCP tool here.
+    operations: tuple[Operation[Any, Any], ...] = ()
     # Its public error codes (`platform/errors.py`: status and the user guide's two sentences).
     errors: tuple[ErrorCode, ...] = ()
     # The request classes of its own, rate-limited apart from read, poll and task.
@@ -70,6 +74,8 @@ class Capability:
             tools = importlib.import_module(tools).register_tools
         if tools is not None:
             tools(kit)
+        for operation in self.operations:
+            kit.operation_tool(operation)
 
 
 def install(capabilities: Iterable[Capability]) -> None:

@@ -2,8 +2,8 @@
 
 SQLAlchemy's execution of a statement (compile-cache lookup, transaction bookkeeping, row objects) and
 its pool's checkout and checkin (two greenlet hops, the fairy and record bookkeeping) cost more per
-read than the round trip to the database (issue 13's profiles). `DriverReads.first` runs a statement,
-compiled once, on the driver:
+read than the round trip to the database (profiled for docs/benchmarks.md, Job reads).
+`DriverReads.first` runs a statement, compiled once, on the driver:
 
 - PostgreSQL: asyncpg connections of its own (`_ReadPool`: at most `pool_size`, opened on demand and
   closed after a minute idle), with the read engine's session settings (statement timeout, read-only)
@@ -84,9 +84,9 @@ class _ReadPool:
     first, so the rest age out), callers beyond `size` waiting in order for one handed over at release.
 
     asyncpg's own pool checks a connection out and in through a holder, a proxy and, when none is idle,
-    a timeout task: a third of a poll's read time (issue 13). A connection here is trusted back
-    unless its read broke it or was cancelled mid-statement (then it is closed, and a waiter gets a
-    new one); `expire` retires every connection opened before it, as after a server restart."""
+    a timeout task: a third of a poll's read time (docs/benchmarks.md, Job reads). A connection here is
+    trusted back unless its read broke it or was cancelled mid-statement (then it is closed, and a
+    waiter gets a new one); `expire` retires every connection opened before it, as after a server restart."""
 
     def __init__(self, connect: Callable[[], Awaitable[Any]], size: int, *, wait_seconds: float) -> None:
         self._connect = connect

@@ -1,4 +1,5 @@
-"""Plans: what each membership tier may do and how fast (DESIGN section 6 and 8)."""
+"""Plans: what each membership tier may do and how fast (docs/api.md, Scopes and plans; Rate limits and
+concurrency)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class RequestModel(BaseModel):
-    """Base of every request body: unknown fields are ignored (DESIGN section 8)."""
+    """Base of every request body: unknown fields are ignored (docs/api.md, First call)."""
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
     missing_codes: ClassVar[dict[str, str]] = {}

@@ -5,9 +5,9 @@ the SQL built here, written in the dialect the two engines share (`$n` parameter
 `left`, `ILIKE ... ESCAPE`, window aggregates), so a question gets the same rows from either. An
 adapter only says how to execute a plan (`_fetch`) and which table holds the rows.
 
-Record semantics (spec section 4, Customs): `catalog` picks the record directory — imports are the
-rows the importing country declared (`in_imports`), exports those the exporting country declared
-(`in_exports`). `company_role` is the side of the target company in those rows; a cross pair
+Record semantics (docs/api.md, Customs trade data): `catalog` picks the record directory — imports
+are the rows the importing country declared (`in_imports`), exports those the exporting country
+declared (`in_exports`). `company_role` is the side of the target company in those rows; a cross pair
 (exporter in imports, importer in exports) simply reads the target's side from the other directory.
 """
 

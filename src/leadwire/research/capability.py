@@ -5,6 +5,7 @@ from __future__ import annotations
 from leadwire.platform.capability import PAID_PLANS, Capability, Feature
 from leadwire.platform.errors import ErrorCode
 from leadwire.research import jobs
+from leadwire.research.operations import OPERATIONS
 
 ERRORS = (
     ErrorCode(
@@ -22,6 +23,6 @@ CAPABILITY = Capability(
     routers=("leadwire.research.routes",),
     actions=(jobs.PUBLIC_WEB_ACTION, jobs.CONTACTS_ACTION),
     features=(Feature("research"), Feature("contacts", PAID_PLANS)),
-    mcp_tools="leadwire.research.mcp",
+    operations=OPERATIONS,
     errors=ERRORS,
 )

@@ -1,5 +1,5 @@
-"""Request bodies of the research endpoints (spec section 4, Research), their rules, and the results of
-their jobs."""
+"""Request bodies of the research endpoints (docs/api.md, Public-web research; Company contacts), their
+rules, and the results of their jobs."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
-"""The websets capability: prospect lists built from a natural-language query (spec sections 2-4)."""
+"""The websets capability: prospect lists built from a natural-language query (docs/api.md, Prospect
+lists (websets))."""
 
 from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
 from leadwire.websets import jobs
+from leadwire.websets.operations import OPERATIONS
 
 ERRORS = (
     ErrorCode(
@@ -59,5 +61,6 @@ CAPABILITY = Capability(
     actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
     features=(Feature("websets"),),
     mcp_tools="leadwire.websets.mcp",
+    operations=OPERATIONS,
     errors=ERRORS,
 )

@@ -1,5 +1,5 @@
-"""MCP tools of prospect lists: create, list, read, strategy, items and Find More, on the same services
-and allowances as REST."""
+"""MCP tools that read prospect lists: list, read, strategy and items, on the same services and
+allowances as REST (creating a list and Find More are tools made from their `operations`)."""
 
 from __future__ import annotations
 
@@ -9,25 +9,17 @@ from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http import ToolKit, field_schema, tool_error
-from leadwire.platform.jobs import NewJob, PublicJob
+from leadwire.platform.http import ToolKit, tool_error
 from leadwire.websets import service
+from leadwire.websets.operations import READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
     MATCHES,
     TARGET_KINDS,
-    CreateWebsetRequest,
-    FindMoreRequest,
 )
 
 # Published with the REST rules (the request models' schemas, the items query's values); the tools
 # validate through the models and `check`, with the REST codes.
-Query = Annotated[str, field_schema(CreateWebsetRequest, "query")]
-Title = Annotated[str | None, field_schema(CreateWebsetRequest, "title")]
-Count = Annotated[int, field_schema(CreateWebsetRequest, "count")]
-TargetKind = Annotated[str, field_schema(CreateWebsetRequest, "target_kind")]
-Locale = Annotated[str, field_schema(CreateWebsetRequest, "locale")]
-MoreCount = Annotated[int, field_schema(FindMoreRequest, "count")]
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
 TargetKindFilter = Annotated[
     str | None, WithJsonSchema({"anyOf": [{"type": "string", "enum": list(TARGET_KINDS)}, {"type": "null"}]})
@@ -53,40 +45,11 @@ def register_tools(kit: ToolKit) -> None:
         if not condition:
             raise tool_error(ApiError(code, param=param))
 
-    @kit.server.tool(description="Create a prospect list (webset) from a natural-language query.")
-    async def create_webset(
-        query: Query,
-        title: Title = None,
-        count: Count = 25,
-        target_kind: TargetKind = "company",
-        locale: Locale = "en",
-    ) -> dict[str, Any]:
-        caller = await kit.allowed("websets:write", "task")
-        body = kit.validate(
-            CreateWebsetRequest,
-            {"query": query, "title": title, "count": count, "target_kind": target_kind, "locale": locale},
-        )
-        runtime = kit.get_runtime()
-
-        async def create(session: AsyncSession) -> dict[str, Any]:
-            webset, job = await service.create(session, runtime, caller, body)
-            return {
-                "webset": {
-                    "id": webset.id,
-                    "status": webset.status,
-                    "count": webset.count,
-                    "target_kind": webset.target_kind,
-                },
-                "preparation_job": {"id": job.id, "status": job.status},
-            }
-
-        return await kit.write(create)
-
     @kit.server.tool(description="List your prospect lists, newest first.")
     async def list_websets(
         limit: ListLimit = 20, target_kind: TargetKindFilter = None, cursor: str | None = None
     ) -> dict[str, Any]:
-        caller = await kit.allowed("websets:read", "read")
+        caller = await kit.allowed(READ)
         check(1 <= limit <= 100, "invalid_request", "limit")
         check(
             target_kind is None or target_kind in TARGET_KINDS,
@@ -109,12 +72,12 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="A prospect list with its progress, criteria and failure.")
     async def get_webset(webset_id: str) -> dict[str, Any]:
-        caller = await kit.allowed("websets:read", "read")
+        caller = await kit.allowed(READ)
         return await kit.read(lambda session: service.detail(session, caller, webset_id))
 
     @kit.server.tool(description="The criteria and search strategy of a prospect list (no credits used).")
     async def get_webset_strategy(webset_id: str) -> dict[str, Any]:
-        caller = await kit.allowed("websets:read", "read")
+        caller = await kit.allowed(READ)
         return await kit.read(lambda session: service.strategy(session, caller, webset_id))
 
     @kit.server.tool(
@@ -131,7 +94,7 @@ def register_tools(kit: ToolKit) -> None:
         limit: ItemsLimit = 10,
         cursor: str | None = None,
     ) -> dict[str, Any]:
-        caller = await kit.allowed("websets:read", "read")
+        caller = await kit.allowed(READ)
         check(match in MATCHES, "invalid_request", "match")
         check(detail in DETAIL_LIMITS, "invalid_request", "detail")
         check(1 <= limit <= DETAIL_LIMITS.get(detail, 10), "invalid_request", "limit")
@@ -158,20 +121,3 @@ def register_tools(kit: ToolKit) -> None:
             }
 
         return await kit.read(read)
-
-    @kit.server.tool(
-        description=(
-            "Continue discovery on a finished prospect list; returns the Find More job. It never pads: "
-            "with no candidate left that would qualify it stops `exhausted` with fewer items, charged for "
-            "those delivered."
-        )
-    )
-    async def find_more_webset(webset_id: str, count: MoreCount = 25, wait_seconds: int = 0) -> PublicJob:
-        caller = await kit.allowed("websets:write", "task")
-        body = kit.validate(FindMoreRequest, {"count": count})
-        runtime = kit.get_runtime()
-
-        async def create(session: AsyncSession) -> NewJob:
-            return await service.find_more(session, runtime, caller, webset_id, body)
-
-        return await kit.start_job(create, wait_seconds)

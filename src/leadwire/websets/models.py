@@ -38,8 +38,8 @@ class Webset(Base):
     # The run in progress or the last one (1 = the creation's run, then one per Find More).
     run_number: Mapped[int] = mapped_column(Integer, default=1)
     items_revision: Mapped[int] = mapped_column(Integer, default=0)
-    # Progress of the current run (the spec's `progress` object); `stage` and `status` are written
-    # together by `states.move`.
+    # Progress of the current run (the `progress` object of docs/api.md, Prospect lists (websets));
+    # `stage` and `status` are written together by `states.move`.
     stage: Mapped[str] = mapped_column(String(32))
     goal: Mapped[int] = mapped_column(Integer)  # the current run's (the creation's count, or Find More's)
     verified: Mapped[int] = mapped_column(Integer, default=0)

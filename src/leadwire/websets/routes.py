@@ -10,37 +10,27 @@ from sse_starlette import EventSourceResponse
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
-    CREATION_ERRORS,
-    JOB_RESPONSES,
-    Idempotency,
     ItemEnvelope,
     JSONResponse,
     Session,
+    add_creation_route,
     documented,
     errors,
-    idempotent,
-    json_body,
     json_response,
     ok_item,
     ok_items,
-    openapi_body,
     owned_stream,
-    prefer_wait,
     require,
-    respond,
-    respond_with_job,
     resume_point,
 )
 from leadwire.platform.jobs import get_owned_job
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.websets import service, streams
+from leadwire.websets.operations import CREATE, FIND_MORE, READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
     MATCHES,
     TARGET_KINDS,
-    CreateWebsetOut,
-    CreateWebsetRequest,
-    FindMoreRequest,
     ItemOut,
     ItemsPage,
     StrategyOut,
@@ -50,17 +40,10 @@ from leadwire.websets.schemas import (
 )
 
 router = APIRouter(prefix="/api/v2/websets", tags=["websets"])
-WebsetsReader = Annotated[Caller, Depends(require("websets:read", "read"))]
-WebsetsWriter = Annotated[Caller, Depends(require("websets:write", "task"))]
+WebsetsReader = Annotated[Caller, Depends(require(READ))]
+add_creation_route(router, "", CREATE)
+add_creation_route(router, "/{webset_id}/find-more", FIND_MORE)
 READ_ERRORS = ("webset_not_found", "invalid_request")
-# Find More requires the header (a retried click must not start a second run); `idempotent()` reads it.
-IDEMPOTENCY_KEY_REQUIRED = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": True,
-    "description": "1-255 printable ASCII characters; a retry with the same key gets the same job",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
-}
 SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
 }
@@ -78,53 +61,6 @@ def _target_kind(value: str | None) -> str | None:
     if value is not None and value not in TARGET_KINDS:
         raise ApiError("webset_target_kind_unsupported", param="target_kind")
     return value
-
-
-@router.post(
-    "",
-    status_code=202,
-    summary="Create a prospect list (webset) from natural-language criteria",
-    description=(
-        "Creates the list (status `generating_criteria`) and a `websets.prepare` job that writes the "
-        "criteria and the search strategy, then starts a `websets.discover` job that searches and "
-        "verifies prospects until `count` (25, 100, 500 or 1000, plan-limited) qualified items are "
-        "released. The 202 item is `{webset, preparation_job}`; the preparation job succeeding only "
-        "means discovery started: follow the webset's status, its items or its SSE stream. Billing: 1 "
-        "credit per released qualified item; `count` credits are reserved at creation and the unused "
-        "part released when the run ends. Needs `websets:write`."
-    ),
-    openapi_extra=openapi_body(CreateWebsetRequest),
-    responses={
-        **documented(ItemEnvelope[CreateWebsetOut], 202, "List created; discovery starts"),
-        **errors(
-            *CREATION_ERRORS,
-            "webset_query_required",
-            "webset_query_too_long",
-            "webset_count_invalid",
-            "webset_target_kind_unsupported",
-            "locale_invalid",
-            "webset_count_not_available_for_tier",
-        ),
-    },
-)
-async def create_webset(
-    session: Session,
-    caller: WebsetsWriter,
-    idem: Idempotency = Depends(idempotent()),
-    body: CreateWebsetRequest = Depends(json_body(CreateWebsetRequest)),
-    runtime: Runtime = Depends(get_runtime),
-) -> JSONResponse:
-    webset, job = await service.create(session, runtime, caller, body)
-    item = {
-        "webset": {
-            "id": webset.id,
-            "status": webset.status,
-            "count": webset.count,
-            "target_kind": webset.target_kind,
-        },
-        "preparation_job": {"id": job.id, "status": job.status},
-    }
-    return await respond(session, idem, ok_item(item), status=202)
 
 
 @router.get(
@@ -278,44 +214,6 @@ async def stream_items(
             runtime, webset_id, start=start, items_revision=revision, still_allowed=allowed
         ),
     )
-
-
-@router.post(
-    "/{webset_id}/find-more",
-    status_code=202,
-    summary="Continue discovery on a prospect list (Find More)",
-    description=(
-        "Creates a `websets.find_more` job: a new discovery run that adds `count` (25, 100, 500 or "
-        "1000) more qualified items to the list. `Idempotency-Key` is required (400 "
-        "`idempotency_key_required`): a retried click gets the same job. A list still discovering is "
-        "409 `webset_busy`. Billing: 1 credit per released qualified item, `count` reserved at "
-        "creation. Follow it with the Find More stream (`job_id` = this job's id, and the checkpoint "
-        "of the snapshot read before the call). Needs `websets:write`."
-    ),
-    openapi_extra={**openapi_body(FindMoreRequest), "parameters": [IDEMPOTENCY_KEY_REQUIRED]},
-    responses={
-        **JOB_RESPONSES,
-        **errors(
-            *CREATION_ERRORS,
-            "idempotency_key_required",
-            "webset_not_found",
-            "webset_busy",
-            "webset_count_invalid",
-            "webset_count_not_available_for_tier",
-        ),
-    },
-)
-async def find_more(
-    session: Session,
-    caller: WebsetsWriter,
-    webset_id: str,
-    idem: Idempotency = Depends(idempotent(required=True)),
-    body: FindMoreRequest = Depends(json_body(FindMoreRequest)),
-    runtime: Runtime = Depends(get_runtime),
-    wait: int | None = Depends(prefer_wait),
-) -> JSONResponse:
-    job = await service.find_more(session, runtime, caller, webset_id, body)
-    return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
 
 
 @router.get(

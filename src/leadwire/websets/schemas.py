@@ -1,5 +1,5 @@
-"""Request bodies, wire shapes and job results of prospect lists (spec sections 2 and 4, DESIGN sections
-6 and 8)."""
+"""Request bodies, wire shapes and job results of prospect lists (docs/api.md, Prospect lists
+(websets))."""
 
 from __future__ import annotations
 

@@ -198,7 +198,7 @@ async def items(
 
 
 async def find_more(
-    session: AsyncSession, runtime: Runtime, caller: Caller, webset_id: str, body: FindMoreRequest
+    session: AsyncSession, runtime: Runtime, caller: Caller, body: FindMoreRequest, *, webset_id: str
 ) -> NewJob:
     """A new run excluding everything found: 409 `webset_busy` while one is active."""
     webset = await get_owned(session, caller, webset_id, lock=True)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from leadwire.platform.jobs import JobLike
 from leadwire.platform.time import iso
 from leadwire.providers.reasoner import JUDGEMENTS, Judged, judged_from_score
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.schemas import (
     ChecksOut,
+    CreateWebsetOut,
     CriterionOut,
     CriterionResultOut,
     ItemOut,
@@ -22,6 +24,20 @@ FINISHED = ("completed", "failed", "cancelled")
 READINESS = {"generating_criteria": "generating_criteria", "failed": "failed", "cancelled": "cancelled"}
 COMPANY_COMPACT = ("name", "website", "industry")
 PERSON_COMPACT = ("name", "title", "company", "location", "linkedin_url")
+
+
+def created(webset_and_job: tuple[Webset, JobLike]) -> CreateWebsetOut:
+    """The 202 item of a new list: the list as created, and its preparation job."""
+    webset, job = webset_and_job
+    return {
+        "webset": {
+            "id": webset.id,
+            "status": webset.status,
+            "count": webset.count,
+            "target_kind": webset.target_kind,
+        },
+        "preparation_job": {"id": job.id, "status": job.status},
+    }
 
 
 def progress(webset: Webset) -> ProgressOut:

@@ -1,4 +1,5 @@
-"""Prices: credits per billable unit of each kind an action produces (DESIGN section 6, spec section 8).
+"""Prices: credits per billable unit of each kind an action produces (docs/api.md, Credits and per-row
+billing).
 
 A capability declares its actions' prices (`ActionSpec.price`); a handler bills units of named kinds
 (`ctx.bill(rows, kind="counterparties")`), and a job is charged the sum over its kinds, rounded up

@@ -10,9 +10,9 @@ from leadwire.platform.http.auth import require
 from leadwire.platform.http.body import json_body, openapi_body
 from leadwire.platform.http.creation import (
     CREATION_ERRORS,
-    JOB_RESPONSES,
+    IDEMPOTENCY_KEY_REQUIRED,
     Idempotency,
-    add_job_route,
+    add_creation_route,
     idempotent,
     prefer_wait,
     respond,
@@ -27,7 +27,7 @@ from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resu
 
 __all__ = [
     "CREATION_ERRORS",
-    "JOB_RESPONSES",
+    "IDEMPOTENCY_KEY_REQUIRED",
     "Idempotency",
     "ItemEnvelope",
     "ItemsEnvelope",
@@ -35,7 +35,7 @@ __all__ = [
     "Session",
     "StillAllowed",
     "ToolKit",
-    "add_job_route",
+    "add_creation_route",
     "control",
     "documented",
     "errors",

@@ -1,7 +1,7 @@
 """Authentication and authorisation: who is calling, with which scopes, and may they do this.
 
-`require(scope, request_class)` is the one dependency every route declares; it authenticates the key,
-applies the plan's capability check and the rate limits, and checks the scope, in that order.
+`require(permission)` is the one dependency every route declares; it authenticates the key, applies the
+rate limits and the plan's feature check, and checks the scope, in that order.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import datetime
 # `Caller`, and FastAPI costs half a second of start-up it has no use for.
 from starlette.requests import Request
 
-from leadwire.platform.callers import Caller, scope_missing
+from leadwire.platform.callers import Caller, Permission, scope_missing
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import get_plan
 from leadwire.platform.request_context import key_id_var
@@ -152,24 +152,26 @@ def set_response_headers(request: Request, headers: dict[str, str]) -> None:
     request.scope.setdefault("state", {}).setdefault("leadwire_headers", {}).update(headers)
 
 
-async def authorize(
-    runtime: Runtime, caller: Caller, *, scope: str | None, request_class: str, capability: str | None
-) -> dict[str, str]:
-    """Rate limits (per key and account-wide), plan capability and scope, for every face (REST, MCP).
+async def authorize(runtime: Runtime, caller: Caller, permission: Permission) -> dict[str, str]:
+    """Rate limits (per key and account-wide), plan feature and scope, for every face (REST, MCP).
 
     Returns the rate-limit headers; raises ApiError (with those headers) when refused.
     """
     decision = await runtime.rate_limiter.check(
-        plan=caller.plan, request_class=request_class, key_id=caller.key_id, user_id=caller.user_id
+        plan=caller.plan,
+        request_class=permission.request_class,
+        key_id=caller.key_id,
+        user_id=caller.user_id,
     )
-    if capability is not None and not caller.plan.allows(capability):
+    feature = permission.plan_feature
+    if feature is not None and not caller.plan.allows(feature):
         raise ApiError(
             "membership_tier_insufficient",
-            detail=f"the {caller.plan.name} plan does not include {capability}",
+            detail=f"the {caller.plan.name} plan does not include {feature}",
             headers=decision.headers,
         )
-    if scope is not None and not caller.can(scope):
-        raise scope_missing(scope, headers=decision.headers)
+    if permission.scope is not None and not caller.can(permission.scope):
+        raise scope_missing(permission.scope, headers=decision.headers)
     return decision.headers
 
 
@@ -184,26 +186,16 @@ async def authenticated_caller(request: Request) -> Caller:
     return caller
 
 
-def require(
-    scope: str | None, request_class: str = "read", *, capability: str | None = None
-) -> Callable[..., Awaitable[Caller]]:
-    """A dependency: authenticated caller holding `scope`, within its plan and rate limits.
-
-    Slices name it once per permission as a typed alias (`ResearchWriter = Annotated[Caller,
-    Depends(require("research:write", "task"))]`)."""
+def require(permission: Permission) -> Callable[..., Awaitable[Caller]]:
+    """A dependency: the authenticated caller, holding the permission's scope, within its plan and rate
+    limits. Slices declare their permissions once (`WRITE = Permission("research:write", "task")`) and
+    name each as a typed alias in their routes (`Writer = Annotated[Caller, Depends(require(WRITE))]`)
+    and pass it to their MCP tools."""
     from fastapi import Depends
-
-    needed_capability = capability or (scope.split(":")[0] if scope else None)
 
     async def dependency(request: Request, caller: Caller = Depends(authenticated_caller)) -> Caller:
         try:
-            headers = await authorize(
-                request.app.state.runtime,
-                caller,
-                scope=scope,
-                request_class=request_class,
-                capability=needed_capability,
-            )
+            headers = await authorize(request.app.state.runtime, caller, permission)
         except ApiError as exc:
             set_response_headers(request, exc.headers)
             raise

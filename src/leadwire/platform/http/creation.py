@@ -1,13 +1,14 @@
-"""Routes that create jobs, one way for every capability: the permission, the idempotency key, the
-validated body, the slice's service starting the job in the request's transaction, and `Prefer:
-wait` — documented in OpenAPI with the job response and the route's error codes (`add_job_route`);
-and the pieces such a route is made of (`idempotent`, `prefer_wait`, `respond_with_job`)."""
+"""Routes that create, one way for every capability: an `Operation` declared by the slice becomes a POST
+route with the permission, the idempotency key, the validated body, the slice's service starting the
+work in the request's transaction, and `Prefer: wait` — documented in OpenAPI with the item, the
+finished job and the operation's error codes (`add_creation_route`); and the pieces such a route is
+made of (`idempotent`, `prefer_wait`, `respond_with_job`, `respond`)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,18 +16,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.platform import idempotency
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http.auth import authenticated_caller
+from leadwire.platform.http.auth import authenticated_caller, require
 from leadwire.platform.http.body import json_body, openapi_body
 from leadwire.platform.http.envelope import JSONResponse, ok_item
 from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
 from leadwire.platform.http.session import Session
 from leadwire.platform.jobs.models import Job, JobLike, NewJob
+from leadwire.platform.jobs.operations import Operation
 from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import creation_item, public_job
 from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.unit_of_work import commit_rewrite, commit_with_response, store_response
-from leadwire.platform.validation import RequestModel
 
 
 class ReplayedResponse(Exception):
@@ -125,9 +126,6 @@ async def respond(
     return JSONResponse(body, status_code=status)
 
 
-M = TypeVar("M", bound=RequestModel)
-Start = Callable[[AsyncSession, Runtime, Caller, M], Awaitable[NewJob]]
-
 # What every creation route can answer besides its own validation codes.
 CREATION_ERRORS = (
     "invalid_request",
@@ -137,45 +135,72 @@ CREATION_ERRORS = (
     "task_unavailable",
     "request_payload_too_large",
 )
-JOB_RESPONSES: dict[int | str, dict[str, Any]] = {
-    **documented(ItemEnvelope[PublicJob], 202, "Job accepted"),
-    **documented(ItemEnvelope[PublicJob], 200, "Job finished within Prefer: wait"),
+FINISHED_IN_TIME = documented(ItemEnvelope[PublicJob], 200, "Job finished within Prefer: wait")
+# Routes whose Idempotency-Key is required (`idempotent(required=True)`) document it so.
+IDEMPOTENCY_KEY_REQUIRED = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": True,
+    "description": "1-255 printable ASCII characters; a retry with the same key gets the same job",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
 }
 
 
-def add_job_route(
-    router: APIRouter,
-    path: str,
-    *,
-    name: str,
-    body: type[M],
-    permission: Callable[..., Awaitable[Caller]],
-    start: Start[M],
-    error_codes: tuple[str, ...] = (),
-    summary: str | None = None,
-    description: str | None = None,
+def add_creation_route(
+    router: APIRouter, path: str, operation: Operation[Any, Any], *, version: str = "v2"
 ) -> None:
-    """POST `path` on `router`: 202 with the created job (200 when it finished within Prefer: wait)."""
+    """POST `path` on `router` for `operation`: the permission, the idempotency key, the validated body,
+    the slice's `start` in the request's transaction, then 202 with the operation's item — or, for a
+    job operation, 200 with the finished job when it ends within `Prefer: wait`. An operation both
+    versions share is mounted once per version (`version="v1"` names and titles the v1 route)."""
+    body_model = operation.body
 
     async def create(
+        request: Request,
         session: Session,
-        caller: Caller = Depends(permission),
-        idem: Idempotency = Depends(idempotent()),
-        request: Any = Depends(json_body(body)),
+        caller: Caller = Depends(require(operation.permission)),
+        idem: Idempotency = Depends(idempotent(required=operation.idempotency_required)),
+        body: Any = Depends(json_body(body_model)),
         runtime: Runtime = Depends(get_runtime),
         wait: int | None = Depends(prefer_wait),
     ) -> JSONResponse:
-        job = await start(session, runtime, caller, request)
-        return await respond_with_job(session, runtime, job, idem=idem, wait=wait)
+        resource = {operation.resource: request.path_params[operation.resource]} if operation.resource else {}
+        created = await operation.start(session, runtime, caller, body, **resource)
+        if not operation.waits:
+            return await respond(session, idem, ok_item(operation.item(created)), status=202)
+        return await respond_with_job(
+            session,
+            runtime,
+            created,
+            idem=idem,
+            wait=wait,
+            item=operation.item,
+            refuse_finished=operation.refuse_finished,
+        )
 
+    model, text = operation.created
+    responses = documented(ItemEnvelope[model], 202, text)  # type: ignore[valid-type]
+    if operation.waits:
+        responses.update(FINISHED_IN_TIME)
+    extra = openapi_body(body_model)
+    parameters = [IDEMPOTENCY_KEY_REQUIRED] if operation.idempotency_required else []
+    if operation.resource:
+        parameters.append(_path_parameter(operation.resource))
+    if parameters:
+        extra = {**extra, "parameters": parameters}
+    codes = [*CREATION_ERRORS, *(("idempotency_key_required",) if operation.idempotency_required else ())]
     router.add_api_route(
         path,
         create,
         methods=["POST"],
-        name=name,
+        name=operation.name if version == "v2" else f"{operation.name}_{version}",
         status_code=202,
-        summary=summary,
-        description=description,
-        openapi_extra=openapi_body(body),
-        responses={**JOB_RESPONSES, **errors(*CREATION_ERRORS, *error_codes)},
+        summary=operation.summary if version == "v2" else f"{operation.summary} ({version})",
+        description=operation.description,
+        openapi_extra=extra,
+        responses={**responses, **errors(*codes, *operation.error_codes)},
     )
+
+
+def _path_parameter(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}

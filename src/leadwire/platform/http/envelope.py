@@ -1,4 +1,4 @@
-"""The success and error envelopes of spec section 1, rendered with orjson."""
+"""The success and error envelopes (docs/api.md, Envelopes and request ids), rendered with orjson."""
 
 from __future__ import annotations
 

@@ -8,22 +8,24 @@ The MCP face (`leadwire/mcp/server.py`) builds one `ToolKit` and hands it to eve
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from leadwire.platform.callers import Caller
+from leadwire.platform.callers import Caller, Permission
 from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http.auth import authorize
 from leadwire.platform.jobs.models import NewJob
+from leadwire.platform.jobs.operations import Operation
 from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import public_job
 from leadwire.platform.jobs.wait import wait_for_terminal
@@ -113,16 +115,13 @@ class ToolKit:
     server: MCPServer
     get_runtime: Callable[[], Runtime]
 
-    async def allowed(self, scope: str | None, request_class: str, feature: str | None = None) -> Caller:
+    async def allowed(self, permission: Permission) -> Caller:
         """The caller, once authorised exactly as a REST request would be."""
         caller = caller_var.get()
         if caller is None:
             raise ToolError("api_key_missing")
-        needed = feature or (scope.split(":")[0] if scope else None)
         try:
-            await authorize(
-                self.get_runtime(), caller, scope=scope, request_class=request_class, capability=needed
-            )
+            await authorize(self.get_runtime(), caller, permission)
         except ApiError as exc:
             raise tool_error(exc) from None
         return caller
@@ -169,3 +168,51 @@ class ToolKit:
         seconds = max(0, min(wait_seconds, int(runtime.settings.prefer_wait_cap_seconds)))
         finished = await wait_for_terminal(runtime, job.id, seconds) if seconds else None
         return public_job(finished or job)
+
+    def operation_tool(self, operation: Operation[Any, Any]) -> None:
+        """The MCP tool of a declared operation (none when it has no tool description): one argument per
+        request-model field the operation does not set itself, published with the field's REST schema and
+        validated by the model (REST codes); the resource id first when it acts on one; `wait_seconds`
+        when it creates a job. Authorised before the arguments are read, as REST does."""
+        if operation.tool_description is None:
+            return
+        run = self._runner(operation)
+        run.__signature__ = _tool_signature(operation)  # type: ignore[attr-defined]
+        run.__name__ = operation.name
+        self.server.tool(name=operation.name, description=operation.tool_description)(run)
+
+    def _runner(self, operation: Operation[Any, Any]) -> Callable[..., Awaitable[Any]]:
+        async def run(**arguments: Any) -> Any:
+            caller = await self.allowed(operation.permission)
+            wait_seconds = arguments.pop("wait_seconds", 0)
+            resource = {operation.resource: arguments.pop(operation.resource)} if operation.resource else {}
+            body = self.validate(operation.body, {**given(**arguments), **operation.fixed})
+            runtime = self.get_runtime()
+
+            async def create(session: AsyncSession) -> Any:
+                return await operation.start(session, runtime, caller, body, **resource)
+
+            if operation.waits:
+                return await self.start_job(create, wait_seconds)
+            return operation.item(await self.write(create))
+
+        return run
+
+
+def _tool_signature(operation: Operation[Any, Any]) -> inspect.Signature:
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = (
+        [inspect.Parameter(operation.resource, keyword, annotation=str)] if operation.resource else []
+    )
+    parameters += [
+        inspect.Parameter(
+            name, keyword, default=None, annotation=Annotated[Any, field_schema(operation.body, name)]
+        )
+        for name in operation.tool_fields()
+    ]
+    if operation.waits:
+        parameters.append(
+            inspect.Parameter("wait_seconds", keyword, default=operation.tool_wait_seconds, annotation=int)
+        )
+    answer = PublicJob if operation.waits else dict[str, Any]
+    return inspect.Signature(parameters, return_annotation=answer)

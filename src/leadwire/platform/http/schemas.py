@@ -1,5 +1,5 @@
-"""The wire shapes of the response envelopes (spec section 1), each defined once; the public job's are
-in `platform/jobs/schemas.py`.
+"""The wire shapes of the response envelopes (docs/api.md, Envelopes and request ids), each defined once;
+the public job's are in `platform/jobs/schemas.py`.
 
 A wire shape is a `TypedDict`: the renderer that produces a response is typed to return it (so mypy
 holds it to exactly these keys and types), and the OpenAPI document derives its schema from the same

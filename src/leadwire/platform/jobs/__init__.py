@@ -6,7 +6,8 @@ belong to the platform and to the processes that run workers.
 """
 
 from leadwire.platform.jobs.context import JobContext, JobFailure
-from leadwire.platform.jobs.models import Job, NewJob
+from leadwire.platform.jobs.models import Job, JobLike, NewJob
+from leadwire.platform.jobs.operations import Operation, job_operation
 from leadwire.platform.jobs.registry import ActionSpec, Handler, registry
 from leadwire.platform.jobs.schemas import Channel, PublicJob, ReducedJob
 from leadwire.platform.jobs.service import cancel_job, create_job, get_owned_job, hand_over, read_job
@@ -19,13 +20,16 @@ __all__ = [
     "Job",
     "JobContext",
     "JobFailure",
+    "JobLike",
     "NewJob",
+    "Operation",
     "PublicJob",
     "ReducedJob",
     "cancel_job",
     "create_job",
     "get_owned_job",
     "hand_over",
+    "job_operation",
     "public_job",
     "read_job",
     "reduced_job",

@@ -1,6 +1,7 @@
-"""The wire shapes of a job (spec section 2): the public job every job route answers with, and the
-reduced creation item an action may declare instead. `TypedDict`s, so the renderers are typed to
-return exactly these keys and the OpenAPI document derives its schemas from the same classes."""
+"""The wire shapes of a job (docs/api.md, Jobs and their statuses): the public job every job route
+answers with, and the reduced creation item an action may declare instead. `TypedDict`s, so the
+renderers are typed to return exactly these keys and the OpenAPI document derives its schemas from
+the same classes."""
 
 from __future__ import annotations
 
@@ -54,8 +55,8 @@ class PublicJob(TypedDict):
 
 
 class ReducedJob(TypedDict):
-    """The reduced creation item an action may declare instead of the whole job (spec section 2:
-    outreach creation responses)."""
+    """The reduced creation item an action may declare instead of the whole job (docs/api.md,
+    Outreach dispatch by email: the 202 item)."""
 
     id: str
     status: JobStatus

@@ -1,5 +1,5 @@
-"""The public shape of a job (spec section 2), and the creation item: the whole job, or the reduced item
-its action declares (outreach's)."""
+"""The public shape of a job (docs/api.md, Jobs and their statuses), and the creation item: the whole
+job, or the reduced item its action declares (outreach's)."""
 
 from __future__ import annotations
 

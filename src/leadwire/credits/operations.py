@@ -1,0 +1,7 @@
+"""What the credits capability lets a caller do: read, under its permission (no creations)."""
+
+from __future__ import annotations
+
+from leadwire.platform.callers import Permission
+
+READ = Permission("credits:read", "read")
