@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, NoReturn
+from typing import Any, NoReturn
 
 import typer
 
 from leadwire.client.core import DEFAULT_BASE_URL, LeadwireError, attachment_from_file
+from leadwire.client.generated import DISPATCH, LIKE_POST, DispatchVersion
+from leadwire.client.options import FROM_SCHEMA, Fields, schema_options
 from leadwire.client.sync import Leadwire
 
 outreach_app = typer.Typer(
@@ -21,87 +23,68 @@ ApiKey = typer.Option(
     ..., "--api-key", envvar="LEADWIRE_API_KEY", help="API key (lw_live_…)", show_default=False
 )
 Wait = typer.Option(0, "--wait", min=0, max=60, help="seconds to wait for the job to finish (Prefer: wait)")
-ApiVersion = Literal["v1", "v2"]
-Channel = Literal["email", "linkedin", "whatsapp"]
-Locale = Literal["en", "zh"]
 Version = typer.Option("v2", "--api-version", help="API version: v1 or v2")
 AsJson = typer.Option(False, "--json", help="print the response item as JSON")
 _RECIPIENT_FIELD = {"email": "address", "linkedin": "profile_url", "whatsapp": "phone"}
+ATTACHMENTS = ("content.attachments", "content.attachment")
+
+# The commands' options are the request models' fields (generated.py, options.py). Here only the flags
+# that are not a field's name and the help for the fields the models do not describe.
+FLAGS = {"account_id": "--account", "min_channel_task_interval_seconds": "--interval"}
+HELPS = {
+    "account_id": "account_id from `GET /api/v2/connect/accounts`",
+    "channel": "the account's channel",
+    "text": "message text (a LinkedIn note: at most 300 chars)",
+    "min_channel_task_interval_seconds": "seconds since the channel's previous job",
+    "post_limit": "recent posts to consider",
+    "locale": "the language of the result's `reason`",
+}
 
 
 @outreach_app.command("send")
+@schema_options(
+    DISPATCH["v2"],
+    flags=FLAGS,
+    helps=HELPS,
+    # `--to` is the recipient's address, profile URL or phone by channel; `--attach` reads files.
+    exclude=("metadata", "recipient.address", "recipient.profile_url", "recipient.phone", *ATTACHMENTS),
+)
 def send(
-    account: str = typer.Option(..., "--account", help="account_id from `GET /api/v2/connect/accounts`"),
-    channel: Channel = typer.Option(
-        ..., "--channel", help="email, linkedin or whatsapp (the account's channel)"
-    ),
+    fields: Fields = FROM_SCHEMA,
     to: str = typer.Option(..., "--to", help="email address, LinkedIn profile URL, or E.164 phone number"),
-    name: str | None = typer.Option(None, "--name", help="email: the recipient's display name"),
-    subject: str | None = typer.Option(None, "--subject", help="email: the subject (required for email)"),
-    text: str | None = typer.Option(None, "--text", help="message text (a LinkedIn note: at most 300 chars)"),
-    html: str | None = typer.Option(None, "--html", help="email: an HTML body"),
     attach: list[str] = typer.Option(
         [], "--attach", help="a file to attach (repeatable; one for LinkedIn/WhatsApp)"
-    ),
-    interval: int | None = typer.Option(
-        None, "--interval", min=60, max=86400, help="seconds since the channel's previous job"
     ),
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     wait: int = Wait,
-    api_version: ApiVersion = Version,
+    api_version: DispatchVersion = Version,
     as_json: bool = AsJson,
 ) -> None:
     """Send one email, LinkedIn message/invitation or WhatsApp message."""
-    recipient = {_RECIPIENT_FIELD[channel]: to, **({"name": name} if name else {})}
-    files = [attachment_from_file(path) for path in attach]
-    content: dict[str, Any] = {"subject": subject, "text": text, "html": html, "attachments": files}
-    content = {k: v for k, v in content.items() if v}
+    recipient = {_RECIPIENT_FIELD[fields["channel"]]: to, **_given(fields["recipient"])}
+    content = _given({**fields["content"], "attachments": [attachment_from_file(path) for path in attach]})
+    request = {**fields, "recipient": recipient, "content": content}
     _call(
-        api_url,
-        api_key,
-        as_json,
-        lambda lw: lw.dispatch(
-            account,
-            channel,
-            recipient,
-            content,
-            min_channel_task_interval_seconds=interval,
-            wait=wait or None,
-            version=api_version,
-        ),
+        api_url, api_key, as_json, lambda lw: lw.dispatch(**request, wait=wait or None, version=api_version)
     )
 
 
 @outreach_app.command("like")
+@schema_options(
+    LIKE_POST["v2"], flags={**FLAGS, "profile_url": "--profile", "content": "--topic"}, helps=HELPS
+)
 def like(
-    profile: str = typer.Option(..., "--profile", help="the LinkedIn profile URL whose posts to consider"),
-    topic: str = typer.Option(..., "--topic", help="what the post should be about (not text to publish)"),
-    account: str | None = typer.Option(None, "--account", help="LinkedIn account_id (needed with several)"),
-    post_limit: int | None = typer.Option(
-        None, "--post-limit", min=1, max=50, help="recent posts to consider"
-    ),
-    locale: Locale | None = typer.Option(None, "--locale", help="en or zh"),
+    fields: Fields = FROM_SCHEMA,
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     wait: int = Wait,
-    api_version: ApiVersion = Version,
+    api_version: DispatchVersion = Version,
     as_json: bool = AsJson,
 ) -> None:
     """Like the recent post of a profile most relevant to a topic."""
     _call(
-        api_url,
-        api_key,
-        as_json,
-        lambda lw: lw.like_post(
-            profile,
-            topic,
-            account_id=account,
-            post_limit=post_limit,
-            locale=locale,
-            wait=wait or None,
-            version=api_version,
-        ),
+        api_url, api_key, as_json, lambda lw: lw.like_post(**fields, wait=wait or None, version=api_version)
     )
 
 
@@ -123,6 +106,11 @@ def _call(api_url: str, api_key: str, as_json: bool, work: Any) -> None:
     except LeadwireError as error:
         fail(error)
     typer.echo(json.dumps(item, indent=2, ensure_ascii=False) if as_json else describe(item))
+
+
+def _given(values: dict[str, Any]) -> dict[str, Any]:
+    """The values given (an empty text or list is not given)."""
+    return {key: value for key, value in values.items() if value}
 
 
 def fail(error: LeadwireError) -> NoReturn:

@@ -5,9 +5,10 @@ result as JSON). An API error or a failed job is printed on stderr and exits 1."
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -16,6 +17,15 @@ from rich.text import Text
 
 from leadwire.client.cli import ApiKey, ApiUrl, fail
 from leadwire.client.core import TERMINAL, LeadwireError
+from leadwire.client.generated import (
+    CUSTOMS_CANDIDATES,
+    CUSTOMS_REPORT,
+    CUSTOMS_SEARCH,
+    CUSTOMS_SECTION,
+    CustomsSection,
+)
+from leadwire.client.operation import Operation
+from leadwire.client.options import FROM_SCHEMA, Fields, schema_options
 from leadwire.client.sync import Leadwire
 
 customs_app = typer.Typer(
@@ -24,38 +34,44 @@ customs_app = typer.Typer(
     "company search, a company's sections and trade reports.",
 )
 
-Role = Literal["importer", "exporter"]
-Catalog = Literal["imports", "exports"]
-SortBy = Literal["trade_count", "amount_usd", "quantity", "weight"]
-SortOrder = Literal["asc", "desc"]
-PeriodUnit = Literal["months", "quarters", "years"]
-Section = Literal["counterparties", "categories", "trends", "countries"]
 JOB_TIMEOUT_SECONDS = 300.0  # polling after `--wait` ran out
 
 Wait = typer.Option(60, "--wait", min=0, max=60, help="seconds the server may hold the answer (Prefer: wait)")
 AsJson = typer.Option(False, "--json", help="print the job's result as JSON")
-Start = typer.Option(..., "--start", help="first day, YYYY-MM-DD", show_default=False)
-End = typer.Option(
-    ..., "--end", help="last day, YYYY-MM-DD (at most one year after --start)", show_default=False
-)
-CompanyRole = typer.Option(
-    ..., "--role", help="importer or exporter: the company's side of the trade", show_default=False
-)
-CatalogOption = typer.Option(
-    None, "--catalog", help="imports or exports (default: importer→imports, exporter→exports)"
-)
-Page = typer.Option(None, "--page", min=1, max=1000, help="page number (default 1)")
-PageSize = typer.Option(None, "--page-size", min=1, max=20, help="rows per page (default 20)")
-HsCode = typer.Option(None, "--hs-code", help="one HS code of 2-10 digits, e.g. 8471")
-Product = typer.Option(None, "--product", help="a product keyword")
-Origin = typer.Option(None, "--origin", help="origin country, ISO alpha-3 (e.g. CHN)")
-Destination = typer.Option(None, "--destination", help="destination country, ISO alpha-3 (e.g. DEU)")
-PeriodUnitOption = typer.Option(
-    None, "--period-unit", help="trend periods: months (default), quarters or years"
-)
-CompanyName = typer.Argument(
-    ..., metavar="COMPANY", help="the company's name as in the records (see `leadwire customs candidates`)"
-)
+
+# The commands' options are the request models' fields (generated.py, options.py). Here only the flags
+# that are not a field's name and the help for the fields the models do not describe.
+FLAGS = {
+    "company_name": "COMPANY",
+    "start_date": "--start",
+    "end_date": "--end",
+    "company_role": "--role",
+    "country_codes": "--countries",
+    "product_description": "--product",
+    "origin_country_code": "--origin",
+    "destination_country_code": "--destination",
+}
+HELPS = {
+    "company_name": "the company's name as in the records (see `leadwire customs candidates`)",
+    "start_date": "first day",
+    "end_date": "last day, at most one year after --start",
+    "company_role": "importer or exporter: the company's side of the trade",
+    "catalog": "imports or exports (default: importer→imports, exporter→exports)",
+    "page": "page number",
+    "page_size": "rows per page",
+    "hs_code": "one HS code of 2-10 digits",
+    "product_description": "a product keyword",
+    "origin_country_code": "origin country, ISO alpha-3",
+    "destination_country_code": "destination country, ISO alpha-3",
+    "period_unit": "trend periods",
+    "sort_by": "the measure the companies are ranked by",
+    "sort_order": "the ranking's direction",
+}
+# A section and a report: the company is the argument COMPANY.
+COMPANY: dict[str, Any] = {"flags": FLAGS, "helps": HELPS, "arguments": ("company_name",)}
+KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+Create = Callable[..., dict[str, Any]]  # (the client, the fields given, wait, the command's own arguments)
+Render = Callable[[Console, dict[str, Any]], None]
 
 # Column kinds: how a value is written and aligned.
 TEXT, INT, MONEY, NUMBER, PCT, SCORE = "text", "int", "money", "number", "pct", "score"
@@ -107,187 +123,6 @@ REPORT_SECTIONS = {
 }
 
 
-@customs_app.command("candidates")
-def candidates(
-    company_name: str = typer.Argument(..., metavar="COMPANY", help="the company name to look for"),
-    start: str = Start,
-    end: str = End,
-    role: Role | None = typer.Option(
-        None, "--role", help="importer or exporter (default: both common pairs)"
-    ),
-    catalog: Catalog | None = CatalogOption,
-    compare_catalogs: bool | None = typer.Option(
-        None, "--compare-catalogs/--no-compare-catalogs", help="also count the role's other catalog"
-    ),
-    countries: str | None = typer.Option(None, "--countries", help="alpha-3 codes, comma-separated: DEU,FRA"),
-    page: int | None = Page,
-    page_size: int | None = PageSize,
-    api_url: str = ApiUrl,
-    api_key: str = ApiKey,
-    wait: int = Wait,
-    as_json: bool = AsJson,
-) -> None:
-    """Which names in the customs records a company may be (free)."""
-    job = _finished(
-        api_url,
-        api_key,
-        lambda lw: lw.customs_candidates(
-            company_name,
-            start,
-            end,
-            company_role=role,
-            catalog=catalog,
-            compare_catalogs=compare_catalogs,
-            country_codes=countries,
-            page=page,
-            page_size=page_size,
-            wait=wait or None,
-        ),
-    )
-    _emit(job, as_json, render_candidates)
-
-
-@customs_app.command("search")
-def search(
-    role: Role = CompanyRole,
-    start: str = Start,
-    end: str = End,
-    catalog: Catalog | None = CatalogOption,
-    hs_code: str | None = HsCode,
-    product: str | None = Product,
-    origin: str | None = Origin,
-    destination: str | None = Destination,
-    page: int | None = Page,
-    page_size: int | None = PageSize,
-    sort_by: SortBy | None = typer.Option(
-        None, "--sort-by", help="trade_count (default), amount_usd, quantity, weight"
-    ),
-    sort_order: SortOrder | None = typer.Option(None, "--sort-order", help="desc (default) or asc"),
-    api_url: str = ApiUrl,
-    api_key: str = ApiKey,
-    wait: int = Wait,
-    as_json: bool = AsJson,
-) -> None:
-    """Importers or exporters by product and country (give at least one filter; 3.6 credits per row)."""
-    job = _finished(
-        api_url,
-        api_key,
-        lambda lw: lw.customs_search(
-            role,
-            start,
-            end,
-            catalog=catalog,
-            hs_code=hs_code,
-            product_description=product,
-            origin_country_code=origin,
-            destination_country_code=destination,
-            page=page,
-            page_size=page_size,
-            sort_by=sort_by,
-            sort_order=sort_order,
-            wait=wait or None,
-        ),
-    )
-    _emit(job, as_json, render_search)
-
-
-@customs_app.command("section")
-def section(
-    name: Section = typer.Argument(
-        ..., metavar="SECTION", help="counterparties, categories, trends or countries", show_default=False
-    ),
-    company_name: str = CompanyName,
-    role: Role = CompanyRole,
-    start: str = Start,
-    end: str = End,
-    catalog: Catalog | None = CatalogOption,
-    period_unit: PeriodUnit | None = PeriodUnitOption,
-    hs_code: str | None = HsCode,
-    product: str | None = Product,
-    origin: str | None = Origin,
-    destination: str | None = Destination,
-    page: int | None = Page,
-    page_size: int | None = PageSize,
-    api_url: str = ApiUrl,
-    api_key: str = ApiKey,
-    wait: int = Wait,
-    as_json: bool = AsJson,
-) -> None:
-    """One section of a company's trade (3.6 credits per row; categories and countries 3.0)."""
-    request = _company_request(
-        company_name, role, start, end, catalog, period_unit, page, page_size, wait,
-        _filters(hs_code, product, origin, destination),
-    )  # fmt: skip
-    job = _finished(api_url, api_key, lambda lw: lw.customs_section(name, **request))
-    _emit(job, as_json, render_section)
-
-
-@customs_app.command("report")
-def report(
-    company_name: str = CompanyName,
-    role: Role = CompanyRole,
-    start: str = Start,
-    end: str = End,
-    catalog: Catalog | None = CatalogOption,
-    period_unit: PeriodUnit | None = PeriodUnitOption,
-    hs_code: str | None = HsCode,
-    product: str | None = Product,
-    origin: str | None = Origin,
-    destination: str | None = Destination,
-    page: int | None = Page,
-    page_size: int | None = PageSize,
-    api_url: str = ApiUrl,
-    api_key: str = ApiKey,
-    wait: int = Wait,
-    as_json: bool = AsJson,
-) -> None:
-    """A trade report: the four sections at once, each billed at its price per row."""
-    request = _company_request(
-        company_name, role, start, end, catalog, period_unit, page, page_size, wait,
-        _filters(hs_code, product, origin, destination),
-    )  # fmt: skip
-    job = _finished(api_url, api_key, lambda lw: lw.customs_report(**request))
-    _emit(job, as_json, render_report)
-
-
-def _company_request(
-    company_name: str,
-    role: str,
-    start: str,
-    end: str,
-    catalog: str | None,
-    period_unit: str | None,
-    page: int | None,
-    page_size: int | None,
-    wait: int,
-    filters: dict[str, str | None],
-) -> dict[str, Any]:
-    """The SDK arguments a section and a report share (same request shape, spec section 4)."""
-    return {
-        "company_name": company_name,
-        "company_role": role,
-        "start_date": start,
-        "end_date": end,
-        "catalog": catalog,
-        "page": page,
-        "page_size": page_size,
-        "period_unit": period_unit,
-        "filters": filters,
-        "wait": wait or None,
-    }
-
-
-def _filters(
-    hs_code: str | None, product: str | None, origin: str | None, destination: str | None
-) -> dict[str, str | None]:
-    return {
-        "hs_code": hs_code,
-        "product_description": product,
-        "origin_country_code": origin,
-        "destination_country_code": destination,
-    }
-
-
 def _finished(api_url: str, api_key: str, create: Callable[[Leadwire], dict[str, Any]]) -> dict[str, Any]:
     """The succeeded job `create` started (polled until terminal); exits 1 on an error or a failed job."""
     try:
@@ -309,7 +144,7 @@ def _finished(api_url: str, api_key: str, create: Callable[[Leadwire], dict[str,
     return job
 
 
-def _emit(job: dict[str, Any], as_json: bool, render: Callable[[Console, dict[str, Any]], None]) -> None:
+def _emit(job: dict[str, Any], as_json: bool, render: Render) -> None:
     if as_json:
         typer.echo(json.dumps(job["result"], indent=2, ensure_ascii=False))
         return
@@ -439,3 +274,77 @@ def render_report(console: Console, result: dict[str, Any]) -> None:
             console.print(Text(f"{section_name}: failed ({code})"))
         console.print()
     console.print(Text(f"report status: {result['status']}"))
+
+
+# The commands (after the renderers they name).
+
+
+def job_command(name: str, operation: Operation, render: Render, **schema: Any) -> Callable[[Create], Create]:
+    """Make `create` the command `name`: it starts the job through the SDK from the fields given (its
+    parameters after `lw, fields, wait` are the command's own arguments, first); the command asks for
+    the operation's fields (options.schema_options with `schema`), then the server, `--wait` and
+    `--json`, follows the job to its end and renders its result."""
+
+    def register(create: Create) -> Create:
+        own = list(inspect.signature(create, eval_str=True).parameters.values())[3:]
+
+        def command(
+            fields: Fields, api_url: str, api_key: str, wait: int, as_json: bool, **arguments: Any
+        ) -> None:
+            job = _finished(api_url, api_key, lambda lw: create(lw, fields, wait or None, **arguments))
+            _emit(job, as_json, render)
+
+        common = [
+            inspect.Parameter("fields", KEYWORD, default=FROM_SCHEMA, annotation=Fields),
+            inspect.Parameter("api_url", KEYWORD, default=ApiUrl, annotation=str),
+            inspect.Parameter("api_key", KEYWORD, default=ApiKey, annotation=str),
+            inspect.Parameter("wait", KEYWORD, default=Wait, annotation=int),
+            inspect.Parameter("as_json", KEYWORD, default=AsJson, annotation=bool),
+        ]
+        command.__signature__ = inspect.Signature([*own, *common])  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in [*own, *common]}
+        command.__doc__ = create.__doc__
+        customs_app.command(name)(schema_options(operation, **schema)(command))
+        return create
+
+    return register
+
+
+@job_command(
+    "candidates",
+    CUSTOMS_CANDIDATES,
+    render_candidates,
+    flags=FLAGS,
+    helps={
+        **HELPS,
+        "company_name": "the company name to look for",
+        "company_role": "importer or exporter (default: both common pairs)",
+    },
+    arguments=("company_name",),
+)
+def candidates(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]:
+    """Which names in the customs records a company may be (free)."""
+    return lw.customs_candidates(**fields, wait=wait)
+
+
+@job_command("search", CUSTOMS_SEARCH, render_search, flags=FLAGS, helps=HELPS)
+def search(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]:
+    """Importers or exporters by product and country (give at least one filter; 3.6 credits per row)."""
+    return lw.customs_search(**fields, wait=wait)
+
+
+@job_command("section", CUSTOMS_SECTION["counterparties"], render_section, **COMPANY)
+def section(
+    lw: Leadwire,
+    fields: Fields,
+    wait: int | None,
+    name: CustomsSection = typer.Argument(..., metavar="SECTION", help="the section", show_default=False),
+) -> dict[str, Any]:
+    """One section of a company's trade (3.6 credits per row; categories and countries 3.0)."""
+    return lw.customs_section(name, **fields, wait=wait)
+
+
+@job_command("report", CUSTOMS_REPORT, render_report, **COMPANY)
+def report(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]:
+    """A trade report: the four sections at once, each billed at its price per row."""
+    return lw.customs_report(**fields, wait=wait)

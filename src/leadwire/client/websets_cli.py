@@ -17,6 +17,8 @@ from rich.console import Console
 
 from leadwire.client.cli import ApiKey, ApiUrl, describe, fail
 from leadwire.client.core import LeadwireError
+from leadwire.client.generated import CREATE_WEBSET, START_FIND_MORE
+from leadwire.client.options import FROM_SCHEMA, Fields, schema_options
 from leadwire.client.sync import Leadwire
 from leadwire.client.websets_view import (
     CSV_COLUMNS,
@@ -38,23 +40,26 @@ Format = Literal["table", "csv", "jsonl"]
 Match = Literal["qualified", "full", "partial", "rejected", "verified"]
 Detail = Literal["compact", "standard", "full"]
 TargetKind = Literal["company", "person"]
-Locale = Literal["en", "zh"]
 PAGE_MAX = {"compact": 50, "standard": 25, "full": 10}  # the Items endpoint's page limits
 
 AsJson = typer.Option(False, "--json", help="print the response item as JSON")
 Follow = typer.Option(False, "--follow", help="follow the list live until the run is complete")
 FollowMatch = typer.Option("qualified", "--match", help="items to follow: qualified, full, ... verified")
-Count = typer.Option(None, "--count", help="results wanted: 25, 100, 500 or 1000 (plan-limited)")
+# `create` and `find-more` take the request models' fields (generated.py, options.py); the help for the
+# fields the models do not describe:
+HELPS = {
+    "query": "what to find, in natural language",
+    "title": "the list's title",
+    "count": "qualified results wanted (plan-limited)",
+    "target_kind": "companies or people",
+}
 WebsetId = typer.Argument(..., metavar="ID", help="the webset id (ws_…)", show_default=False)
 
 
 @websets_app.command("create")
+@schema_options(CREATE_WEBSET, helps=HELPS, arguments=("query",))
 def create(
-    query: str = typer.Argument(..., help="what to find, in natural language (max 2000 chars)"),
-    count: int | None = Count,
-    title: str | None = typer.Option(None, "--title", help="the list's title (max 200 chars)"),
-    target_kind: TargetKind | None = typer.Option(None, "--target-kind", help="company (default) or person"),
-    locale: Locale | None = typer.Option(None, "--locale", help="en (default) or zh"),
+    fields: Fields = FROM_SCHEMA,
     follow: bool = Follow,
     match: Match = FollowMatch,
     api_url: str = ApiUrl,
@@ -63,7 +68,7 @@ def create(
 ) -> None:
     """Create a prospect list; `--follow` shows it fill up live."""
     with _session(api_url, api_key) as lw:
-        created = lw.create_webset(query, title=title, count=count, target_kind=target_kind, locale=locale)
+        created = lw.create_webset(**fields)
         webset, job = created["webset"], created["preparation_job"]
         if as_json:
             typer.echo(json.dumps(created, indent=2, ensure_ascii=False))
@@ -148,9 +153,10 @@ def items(
 
 
 @websets_app.command("find-more")
+@schema_options(START_FIND_MORE, helps=HELPS)
 def find_more(
     webset_id: str = WebsetId,
-    count: int | None = Count,
+    fields: Fields = FROM_SCHEMA,
     follow: bool = Follow,
     match: Match = FollowMatch,
     idempotency_key: str | None = typer.Option(
@@ -161,6 +167,7 @@ def find_more(
     as_json: bool = AsJson,
 ) -> None:
     """Continue discovery on a list; `--follow` shows the run live until it is complete."""
+    count = fields["count"]
     with _session(api_url, api_key) as lw:
         if not follow:
             job = lw.start_find_more(webset_id, count=count, idempotency_key=idempotency_key)
