@@ -4,7 +4,7 @@ adapters: the request, a source and text capping."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, field
+from dataclasses import dataclass, field, fields
 from typing import Final, Literal
 
 SearchCategory = Literal["company", "news", "financial report", "people", "personal site"]
