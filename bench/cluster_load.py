@@ -1,4 +1,4 @@
-"""Scale-out under a mixed load: `leadwire cluster` beside the single-process default (issue 13).
+"""Scale-out under a mixed load: `leadwire cluster` beside the single-process default.
 
 Measures, on one machine, two deployments serving the same small sandbox world (`--size small`):
 * **cluster**: `leadwire cluster --api 2 --workers 2` (two API processes on one address, two

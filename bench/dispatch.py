@@ -1,4 +1,4 @@
-"""Outreach dispatch through the full stack (issue 9).
+"""Outreach dispatch through the full stack.
 
 1. `POST /api/v2/outreach/dispatches` requests/s on `leadwire api` (1 process): middleware, auth, the
    outreach rate-limit class, idempotency claim, body validation, account check, the pacing slot (a row

@@ -1,4 +1,5 @@
-"""`GET /api/v2/jobs/{id}`: requests/s and p99 through the full stack vs the raw driver (issues 3, 13).
+"""`GET /api/v2/jobs/{id}`: requests/s and p99 through the full stack vs the raw driver
+(docs/benchmarks.md, Job reads).
 
 Measures: requests/s and p99 latency of `GET /api/v2/jobs/{id}` on `leadwire api` (uvicorn, 1 process):
 request-context middleware, authentication (key lookup), rate limits (`poll` class), ownership/scope
@@ -311,7 +312,8 @@ def measure_baseline(
 
 
 def report(label: str, leadwire: Load, bare: Load) -> None:
-    # Ratio = Leadwire ÷ raw-driver route (higher is better); issue 13 asks for at least 0.5.
+    # Ratio = Leadwire ÷ raw-driver route (higher is better); target at least 0.5
+    # (docs/benchmarks.md, Job reads).
     bs.emit_triple(
         f"job_read_rps_{label}",
         leadwire.rps,

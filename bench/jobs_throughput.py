@@ -1,4 +1,4 @@
-"""Job throughput, creation → succeeded, of billed jobs on PostgreSQL (issue 16 item 1; issue 3).
+"""Job throughput, creation → succeeded, of billed jobs on PostgreSQL (docs/benchmarks.md, Job throughput).
 
 Headline: N jobs (`--jobs`, 3,000) of the billed action `bench.billed` (bench/plugins/billed.py:
 price 1 credit per unit, at most 1 unit, the handler bills 1 unit and returns `{}`), created through
@@ -30,7 +30,7 @@ Baselines (same run, same PostgreSQL server, each run in its own temporary datab
 Each clock starts at the first enqueue and stops when the poll (every 50 ms) counts N finished.
 Ratios are Leadwire ÷ baseline (higher is better). Targets: billed jobs/s >= 3x procrastinate with
 accounting (goal 5x); billed enqueue rate >= 0.5x procrastinate's; no-op jobs/s above PgQueuer's
-(and >= 3x procrastinate's, issue 3). Versus PgQueuer with accounting, and drain rates: informational.
+(and >= 3x procrastinate's). Versus PgQueuer with accounting, and drain rates: informational.
 The business plan caps an account at 100 active jobs, which would refuse an N-job backlog: the bench's
 `Caller` carries that plan with `max_active_jobs = N + 1` (the service code runs unchanged).
 

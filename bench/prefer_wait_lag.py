@@ -1,4 +1,4 @@
-"""`Prefer: wait` wake-up lag: job finished → response received, p50/p99, on SQLite and PostgreSQL (issue 3).
+"""`Prefer: wait` wake-up lag: job finished → response received, p50/p99, on SQLite and PostgreSQL.
 
 Measures: `--requests` (200) `POST /api/v2/test/echo` with `{"sleep": 0.2}` and `Prefer: wait=10`
 (the test plugin `tests.support.echo`), `--concurrency` (4) at a time, each answered 200 with the

@@ -1,4 +1,4 @@
-"""Start-up time and idle memory of `leadwire serve --no-build-world` (issue 2).
+"""Start-up time and idle memory of `leadwire serve --no-build-world` (docs/benchmarks.md, First start).
 
 (a) Start → `/readyz` 200: seconds from spawning `leadwire serve --no-build-world` (SQLite, the
     database already migrated and the demo account bootstrapped by an untimed first start, bytecode
@@ -12,7 +12,7 @@
     temporary directory, then `make serve` (venv, pip install, migrate, demo account, sandbox world of
     size `--cold-size`, `default` unless told) until `/readyz` is 200; the pip install part (until
     `make` touches `.venv/.installed`) is printed separately. Then, as the server serves, until
-    `/readyz` says the world is ready (world and search index built in their own process; issue 14
+    `/readyz` says the world is ready (world and search index built in their own process;
     target: <= 120 s after the install), and the server's idle RSS 3 s after that (target <= 200 MB).
     No baseline.
 

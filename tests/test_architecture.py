@@ -106,8 +106,8 @@ def test_a_worker_loads_the_job_handlers_without_the_http_or_mcp_faces(tmp_path:
 def test_a_worker_starts_without_the_client_or_the_adapters_it_has_not_used(tmp_path: Path) -> None:
     """`leadwire worker` names its provider adapters at start and builds each at first use, and the
     command line loads the client's commands only when one runs: a worker that has run no job has not
-    imported the SDK's HTTP client, the reasoner's numerics or the trade store's engine (a third of
-    its start-up, issue 16). Reading an adapter builds it."""
+    imported the SDK's HTTP client, the reasoner's numerics or the trade store's engine, a third of
+    its start-up (docs/benchmarks.md, Job throughput). Reading an adapter builds it."""
     probe = (
         "import sys\n"
         "import leadwire.cli\n"

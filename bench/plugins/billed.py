@@ -27,7 +27,7 @@ async def run_billed(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]
 SPEC = registry.register(
     ActionSpec(
         action=ACTION,
-        capability="research",
+        scopes="research",
         handler=run_billed,
         price=per_unit(1),
         max_units=lambda payload: 1,

@@ -20,6 +20,4 @@ async def run_noop(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-SPEC = registry.register(
-    ActionSpec(action=ACTION, capability="research", handler=run_noop, price=NOT_BILLABLE)
-)
+SPEC = registry.register(ActionSpec(action=ACTION, scopes="research", handler=run_noop, price=NOT_BILLABLE))

@@ -1,9 +1,10 @@
 """The SDK's websets calls, sync and async, against the fake server of websets_fake.py: the plain calls
-unwrap their envelopes; following a webset is the spec's snapshot-then-stream procedure (every page
-read, the stream opened from the FIRST page's checkpoint, overlap merged by id, removals, `complete`
-making items final), a `reset` replaces the state with a fresh snapshot, a dropped stream resumes with
-Last-Event-ID, and Find More posts with an Idempotency-Key (reused on retry) and follows its own
-stream from the checkpoint of the snapshot taken just before."""
+unwrap their envelopes; following a webset is the snapshot-then-stream procedure
+(docs/api.md, Streams (server-sent events) and Last-Event-ID): every page read, the stream opened from
+the FIRST page's checkpoint, overlap merged by id, removals, `complete` making items final; a `reset`
+replaces the state with a fresh snapshot, a dropped stream resumes with Last-Event-ID, and Find More
+posts with an Idempotency-Key (reused on retry) and follows its own stream from the checkpoint of the
+snapshot taken just before."""
 
 from __future__ import annotations
 

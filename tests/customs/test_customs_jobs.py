@@ -1,5 +1,6 @@
-"""Customs jobs end to end on the hand-built shipments: results in the spec's shapes, each figure
-known row by row, billing per returned row rounded up once, and a failing section in a report."""
+"""Customs jobs end to end on the hand-built shipments: results in their documented shapes
+(docs/api.md, Customs trade data), each figure known row by row, billing per returned row rounded up
+once, and a failing section in a report."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 # ruff: noqa: E501  (the case tables read best one case a line)
-"""Dispatch acceptance on v1 and v2: every rule of spec section 4 and its code (section 7), the
+"""Dispatch acceptance on v1 and v2: every rule (docs/api.md, Outreach dispatch by email;
+Outreach dispatch on LinkedIn; Outreach dispatch on WhatsApp) and its code (docs/api.md, Errors), the
 account checks, the reduced creation item, idempotency and Prefer: wait."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Dispatch creation with `Prefer: wait` (the finished job within the wait, else the scheduled item) and
 cancelling a scheduled dispatch through the unified job interface: nothing is delivered and the
-cancelled job keeps its pacing slot (DESIGN section 8)."""
+cancelled job keeps its pacing slot (docs/api.md, Pacing of outreach)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Authentication, key lifecycle, scopes, plans and isolation (spec section 5)."""
+"""Authentication, key lifecycle, scopes, plans and isolation (docs/api.md, Scopes and plans)."""
 
 from __future__ import annotations
 

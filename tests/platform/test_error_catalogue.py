@@ -1,6 +1,6 @@
 """The error catalogue against the code and the tests: every public code is provoked and asserted by
 some test, on REST and (where a tool can refuse with it) as an MCP tool error, and the source names no
-code the catalogue does not hold (issue 16, item 4).
+code the catalogue (docs/api.md, Errors) does not hold.
 
 Both sides are read statically, with `ast`, so a comment, a docstring or a bare mention never counts.
 
@@ -21,8 +21,8 @@ parameter on to one (`check(ok, "code", param)`, `_refuse(code, detail)`) — a 
 literals, or a local name assigned those or `TABLE.get(key, default)`; `super().__init__("code")` in
 an `ApiError` subclass; `errors(...)` (OpenAPI) and a job route's `error_codes=`; the values of a body
 model's `missing_codes` / `invalid_codes`. Job failure codes (`JobFailure`, a finished job's
-`error_code`) are another namespace (spec section 7, "Job-level": a failed job's `error.code`, not an
-HTTP error), so they are not held against the catalogue.
+`error_code`) are another namespace, a failed job's `error.code` and not an HTTP error
+(docs/api.md, Job failures), so they are not held against the catalogue.
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ BODY_CODE_TABLES = frozenset({"missing_codes", "invalid_codes"})
 # Codes no test can provoke through the public API, each with why. The checks fail when a code listed
 # here gets a test or starts being raised (then it is provokable and belongs in a test instead).
 UNPROVOKABLE: dict[str, str] = {
-    # Spec section 7 lists it for the v1 like ("state not suitable") without a condition of its own;
-    # DESIGN.md ("dispatch basics") maps every unsuitable account state to `connect_account_not_sendable`
-    # or `connect_account_reconnect_required`, and nothing in src/ raises it: a reserved code.
-    "connect_account_not_receivable": "reserved by the spec; no account state maps to it",
+    # The catalogue lists it without a condition of its own, sent by no endpoint (docs/api.md, Errors);
+    # every unsuitable account state maps to `connect_account_not_sendable` or
+    # `connect_account_reconnect_required`, and nothing in src/ raises it: a reserved code.
+    "connect_account_not_receivable": "reserved; no account state maps to it",
 }
 
 

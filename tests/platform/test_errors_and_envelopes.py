@@ -1,4 +1,5 @@
-"""Every framework-level failure reaches the client as the spec's error envelope."""
+"""Every framework-level failure reaches the client as the error envelope
+(docs/api.md, Envelopes and request ids)."""
 
 from __future__ import annotations
 

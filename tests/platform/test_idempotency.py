@@ -1,4 +1,4 @@
-"""Idempotency keys (spec section 1, DESIGN section 3): replay, conflict, in progress, expiry, takeover."""
+"""Idempotency keys (docs/api.md, Idempotency keys): replay, conflict, in progress, expiry, takeover."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""Isolation between two users for every resource type (issue 13): Bob, holding every scope, cannot
-read, list, stream, cancel or use anything of Alice's — jobs of every kind (v2 and v1), their results,
-websets and their streams, connected accounts, credits — on REST and MCP; he gets the resource's
-`*_not_found` code, never a 403 that would confirm the id exists, and Alice's state is unchanged."""
+"""Isolation between two users for every resource type (docs/api.md, Scopes and plans): Bob, holding
+every scope, cannot read, list, stream, cancel or use anything of Alice's — jobs of every kind (v2 and
+v1), their results, websets and their streams, connected accounts, credits — on REST and MCP; he gets
+the resource's `*_not_found` code, never a 403 that would confirm the id exists, and Alice's state is
+unchanged."""
 
 from __future__ import annotations
 

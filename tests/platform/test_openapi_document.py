@@ -2,9 +2,9 @@
 `Idempotency-Key` headers on every operation that honours them, lists no status the API never sends
 (FastAPI's 422: bad input is a 400 envelope) and asks no API key of the probes and the metrics scrape.
 
-The operations that must declare the headers are derived from the app's own routes: every POST (the
-spec's idempotency applies to POST endpoints) and every POST answering 202 with a job (a creation,
-which `Prefer: wait` turns into a 200 with the finished job)."""
+The operations that must declare the headers are derived from the app's own routes: every POST,
+since idempotency applies to POST endpoints (docs/api.md, Idempotency keys), and every POST answering
+202 with a job (a creation, which `Prefer: wait` turns into a 200 with the finished job)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Security properties a sceptical operator checks (issue 13): keys hashed at rest, provider secrets
+"""Security properties a sceptical operator checks: keys hashed at rest, provider secrets
 encrypted at rest, every route behind the key-and-scope dependency, and the session-wide guard that no
 key, message body or attachment reaches a log line (tests/support/log_secrets.py)."""
 

@@ -1,4 +1,5 @@
-"""POST /api/v2/research/public-web: every request rule of the spec, and the job it creates."""
+"""POST /api/v2/research/public-web: every request rule (docs/api.md, Public-web research), and the job it
+creates."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Research jobs end to end on the sandbox world: results in the spec's shape, billing per DESIGN."""
+"""Research jobs end to end on the sandbox world: results in their documented shape
+(docs/api.md, Public-web research) and (docs/api.md, Company contacts), billing per source and per
+contact with an email (docs/api.md, Credits and per-row billing)."""
 
 from __future__ import annotations
 

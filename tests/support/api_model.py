@@ -40,7 +40,8 @@ PENDING = ("queued", "scheduled")
 INITIAL_CREDITS = 60
 DRAIN_TIMEOUT = 90.0
 
-# Prices of spec section 8 (customs per returned row) and of the test plugin's echo action.
+# Prices of customs per returned row (docs/api.md, Jobs and their statuses) and of the test plugin's
+# echo action.
 CUSTOMS_PRICE = {
     "counterparties": Decimal("3.6"),
     "categories": Decimal("3.0"),

@@ -88,7 +88,7 @@ async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
 ECHO_SPEC = registry.register(
     ActionSpec(
         action=ACTION,
-        capability="research",
+        scopes="research",
         handler=run_echo,
         timeout_seconds=float(os.environ.get("LEADWIRE_TEST_ECHO_TIMEOUT", "30")),
         max_units=lambda payload: {
@@ -147,7 +147,7 @@ FREE_ACTION = "test.free_echo"
 FREE_SPEC = registry.register(
     ActionSpec(
         action=FREE_ACTION,
-        capability="research",
+        scopes="research",
         handler=run_echo,
         price=NOT_BILLABLE,
         result=EchoResult,
@@ -243,7 +243,7 @@ async def run_deliver(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any
 DELIVER_SPEC = registry.register(
     ActionSpec(
         action=DELIVER_ACTION,
-        capability="outreach",
+        scopes="outreach",
         handler=run_deliver,
         request_class="outreach",
         price=NOT_METERED,

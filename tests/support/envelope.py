@@ -1,4 +1,4 @@
-"""Assertions on the spec's envelopes."""
+"""Assertions on the response envelopes (docs/api.md, Envelopes and request ids)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Every refusal of the webset endpoints carries its spec code, on REST and as the MCP tools' tool error,
-and no refused request leaves a list."""
+"""Every refusal of the webset endpoints carries its documented code (docs/api.md, Errors), on REST and
+as the MCP tools' tool error, and no refused request leaves a list."""
 
 from __future__ import annotations
 

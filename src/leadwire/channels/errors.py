@@ -35,10 +35,7 @@ CHANNEL_ERRORS = (
     ErrorCode(
         "connect_account_not_receivable",
         409,
-        when=(
-            "an account whose state does not allow the action (spec section 7); no endpoint "
-            "of this server sends it today"
-        ),
+        when=("an account whose state does not allow the action; no endpoint of this server sends it today"),
         remedy="pick an account with `can_receive: true`",
     ),
     ErrorCode(

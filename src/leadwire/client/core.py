@@ -1,9 +1,9 @@
 """What the sync and async clients share: request building, envelope parsing, the retry rule.
 
-The spec's client procedures: every POST that creates something carries an Idempotency-Key (generated
-when the caller gives none) and a retry after a timeout or a 5xx/429 reuses the same key, so a retry
-can never create a second job; 429 and 503 are retried after `Retry-After`; polling backs off from 2 to
-5 seconds.
+The guide's client procedures (docs/api.md, Idempotency keys): every POST that creates something
+carries an Idempotency-Key (generated when the caller gives none) and a retry after a timeout or a
+5xx/429 reuses the same key, so a retry can never create a second job; 429 and 503 are retried after
+`Retry-After`; polling backs off from 2 to 5 seconds.
 """
 
 from __future__ import annotations
@@ -226,5 +226,5 @@ def should_retry(error: LeadwireError, attempt: int, max_retries: int) -> float 
 
 
 def poll_delay(attempt: int) -> float:
-    """2 s, then 3, 4, 5, 5 ... (the spec's 2-5 s polling guidance)."""
+    """2 s, then 3, 4, 5, 5 ... (docs/api.md, Jobs and their statuses: poll every 2-5 s)."""
     return min(5.0, 2.0 + attempt)

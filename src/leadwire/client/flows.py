@@ -2,7 +2,7 @@
 
 Each procedure is a generator of `Step`s: it asks its driver to fetch a page, open a stream, read the
 next event, pause, or hand a value to the caller, and is resumed with the answer. `Leadwire` drives it
-blocking and `AsyncLeadwire` awaitably; neither holds any of the rules, which are the spec's:
+blocking and `AsyncLeadwire` awaitably; neither holds any of the rules, which are the guide's (docs/api.md):
 
 snapshot-then-stream: read the Items snapshot; with several pages keep the FIRST page's
 `stream_cursor` + `items_revision` and follow `next_cursor` through the rest; open the stream from that

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from leadwire.client.sse import SSEEvent
 
-# Which match statuses each `match` filter keeps (spec: qualified = full + partial, verified = all).
+# Which match statuses each `match` filter keeps (docs/api.md: qualified = full + partial, verified = all).
 MATCH_STATUSES: dict[str, frozenset[str]] = {
     "qualified": frozenset({"full", "partial"}),
     "full": frozenset({"full"}),

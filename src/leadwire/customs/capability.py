@@ -1,5 +1,6 @@
 """The customs capability: trade data from customs records, for paid plans (not on `free`; docs/api.md,
-"Scopes and plans") — company-name candidates, company search, four company sections and the trade report."""
+Scopes and plans): company-name candidates, company search, four company sections and the trade
+report."""
 
 from __future__ import annotations
 

@@ -13,16 +13,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from leadwire.customs import candidates, service
-from leadwire.customs.results import (
+from leadwire.customs.schemas import (
+    CandidatesRequest,
     CandidatesResult,
     CategoriesResult,
     CompaniesSearchResult,
+    CompanySearchRequest,
     CounterpartiesResult,
     CountriesResult,
+    SectionRequest,
     TradeReportResult,
     TrendsResult,
 )
-from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.customs.service import SECTIONS, Section
 from leadwire.platform.billing import NOT_BILLABLE, per_kind
 from leadwire.platform.jobs import ActionSpec, Handler, JobContext, JobFailure
@@ -98,7 +100,7 @@ def _page_rows(kinds: tuple[str, ...]) -> Callable[[dict[str, Any]], dict[str, f
 
 CANDIDATES_ACTION = ActionSpec(
     action=service.CANDIDATES,
-    capability="customs",
+    scopes="customs",
     handler=run_candidates,
     timeout_seconds=TIMEOUT_SECONDS,
     price=NOT_BILLABLE,
@@ -106,7 +108,7 @@ CANDIDATES_ACTION = ActionSpec(
 )
 COMPANIES_SEARCH_ACTION = ActionSpec(
     action=service.COMPANIES_SEARCH,
-    capability="customs",
+    scopes="customs",
     handler=run_companies_search,
     timeout_seconds=TIMEOUT_SECONDS,
     max_units=_page_rows(("companies",)),
@@ -116,7 +118,7 @@ COMPANIES_SEARCH_ACTION = ActionSpec(
 SECTION_ACTIONS = tuple(
     ActionSpec(
         action=service.SECTION_ACTIONS[section],
-        capability="customs",
+        scopes="customs",
         handler=_section_handler(section),
         timeout_seconds=TIMEOUT_SECONDS,
         max_units=_page_rows((section,)),
@@ -127,7 +129,7 @@ SECTION_ACTIONS = tuple(
 )
 TRADE_REPORT_ACTION = ActionSpec(
     action=service.TRADE_REPORT,
-    capability="customs",
+    scopes="customs",
     handler=run_trade_report,
     timeout_seconds=TIMEOUT_SECONDS,
     max_units=_page_rows(SECTIONS),

@@ -1,7 +1,7 @@
 """What the customs capability lets a caller do: one permission and seven creations (candidates,
 company search, four company sections and the trade report), each declared once for REST, MCP and
 (through OpenAPI) the SDK and the CLI. Prices are quoted from the defaults in `jobs.PRICE_PER_ROW`; the
-operator's `LEADWIRE_PRICES` may change them (docs/api.md, "Credits and per-row billing")."""
+operator's `LEADWIRE_PRICES` may change them (docs/api.md, Credits and per-row billing)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HTTP: the seven customs creation endpoints (v2 only; docs/api.md, "3.9 Customs trade data")."""
+"""HTTP: the seven customs creation endpoints (v2 only; docs/api.md, Customs trade data)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Customs rules: start customs jobs, and answer them from the trade store.
 
-Each section asks the store one question and turns the groups into public rows (`rows.py`); the
+Each section asks the store one question and turns the groups into public rows (`views.py`); the
 trade report asks all four and keeps the ones that answered (docs/api.md, Customs trade data: a
 failed section is reported as `customs_section_failed`, the job still succeeds). Billing counts the rows
 returned, by kind: the job's handler bills them (`jobs.py`).
@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.customs import rows
+from leadwire.customs import views
 from leadwire.customs.schemas import CompanySearchRequest, SectionRequest
 from leadwire.platform.callers import Caller
 from leadwire.platform.jobs import JobFailure, NewJob, create_job
@@ -95,7 +95,7 @@ async def search_companies(store: TradeStore, body: CompanySearchRequest) -> dic
         page=body.page,
         page_size=body.page_size,
     )
-    items = [rows.company_row(group, found.amount_usd) for group in found.groups]
+    items = [views.company_row(group, found.amount_usd) for group in found.groups]
     return {
         "company_role": body.company_role,
         "catalog": body.catalog,
@@ -123,10 +123,10 @@ _RowOf = Callable[[Any, float], dict[str, Any]]
 
 def _grouped_section(store: TradeStore, section: Section) -> tuple[_GroupQuery, _RowOf]:
     if section == "counterparties":
-        return store.counterparties, rows.counterparty_row
+        return store.counterparties, views.counterparty_row
     if section == "categories":
-        return store.categories, rows.category_row
-    return store.countries, rows.country_row
+        return store.categories, views.category_row
+    return store.countries, views.country_row
 
 
 async def section_data(store: TradeStore, section: Section, body: SectionRequest) -> dict[str, Any]:
@@ -149,10 +149,10 @@ async def _trend_data(store: TradeStore, body: SectionRequest) -> dict[str, Any]
         return _page_data([], 0, body.page, body.page_size)
     by_start = {group.key[0]: group for group in groups}
     total_usd = sum(group.amount_usd for group in groups)
-    starts = rows.period_starts(body.start_date, body.end_date, body.period_unit)
+    starts = views.period_starts(body.start_date, body.end_date, body.period_unit)
     first = (body.page - 1) * body.page_size
     items = [
-        rows.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]
+        views.period_row(day, by_start.get(day), total_usd) for day in starts[first : first + body.page_size]
     ]
     return _page_data(items, len(starts), body.page, body.page_size)
 

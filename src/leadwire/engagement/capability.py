@@ -1,5 +1,5 @@
 """The engagement capability: liking a relevant recent LinkedIn post of a prospect (v1, v2, MCP).
-Spec section 8 limits its request bodies to 32 KB."""
+Its request bodies are limited to 32 KB (docs/api.md, Limits)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ async def run_post_like(ctx: JobContext, payload: dict[str, Any]) -> dict[str, A
 
 POST_LIKE_ACTION = ActionSpec(
     action=service.POST_LIKE,
-    capability="engagement",
+    scopes="engagement",
     handler=run_post_like,
     request_class="outreach",
     timeout_seconds=120.0,

@@ -1,5 +1,5 @@
-"""HTTP of the engagement capability: LinkedIn post likes, v2 and v1 (docs/api.md, "3.5 LinkedIn post
-like")."""
+"""HTTP of the engagement capability: LinkedIn post likes, v2 and v1 (docs/api.md, LinkedIn post
+like)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, An
 
 DISPATCH_ACTION = ActionSpec(
     action=service.DISPATCH,
-    capability="outreach",
+    scopes="outreach",
     handler=run_dispatch,
     request_class="outreach",
     timeout_seconds=120.0,

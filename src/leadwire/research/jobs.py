@@ -41,7 +41,7 @@ run_contacts = _search_job(
 
 PUBLIC_WEB_ACTION = ActionSpec(
     action=service.PUBLIC_WEB,
-    capability="research",
+    scopes="research",
     handler=run_public_web,
     timeout_seconds=120.0,
     max_units=lambda p: {"sources": float(len(p["queries"]) * p["search_limit"])},
@@ -50,7 +50,7 @@ PUBLIC_WEB_ACTION = ActionSpec(
 )
 CONTACTS_ACTION = ActionSpec(
     action=service.CONTACTS,
-    capability="research",
+    scopes="research",
     handler=run_contacts,
     timeout_seconds=120.0,
     max_units=lambda p: {"contacts": float(p["limit"])},

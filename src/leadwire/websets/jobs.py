@@ -18,7 +18,7 @@ def _action(action: str, handler: Handler, timeout_seconds: float, result: type[
     or fails."""
     return ActionSpec(
         action=action,
-        capability="websets",
+        scopes="websets",
         handler=handler,
         timeout_seconds=timeout_seconds,
         resource_type="webset",

@@ -27,7 +27,7 @@ from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemO
 PREPARE = "websets.prepare"
 DISCOVER = "websets.discover"
 FIND_MORE = "websets.find_more"
-# Counts each plan may ask for (DESIGN section 8).
+# Counts each plan may ask for (docs/api.md, Scopes and plans).
 PLAN_COUNTS = {"free": (25,), "pro": (25, 100, 500), "business": (25, 100, 500, 1000)}
 MATCH_FILTERS = {
     "qualified": ("full", "partial"),

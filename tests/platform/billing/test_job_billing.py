@@ -1,4 +1,5 @@
-"""Reservation at creation, settlement at the end, release of the rest (DESIGN section 3)."""
+"""Reservation at creation, settlement at the end, release of the rest
+(docs/api.md, Credits and per-row billing)."""
 
 from __future__ import annotations
 

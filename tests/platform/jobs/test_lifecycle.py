@@ -1,4 +1,5 @@
-"""Job states and transitions of spec section 3, driven by the test-only `test.echo` action."""
+"""Job states and transitions (docs/api.md, Jobs and their statuses), driven by the test-only
+`test.echo` action."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`Prefer: wait=N` on creation endpoints (spec section 1, RFC 7240)."""
+"""`Prefer: wait=N` on creation endpoints (docs/api.md, Prefer: wait; RFC 7240)."""
 
 from __future__ import annotations
 

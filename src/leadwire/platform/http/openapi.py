@@ -206,7 +206,7 @@ def _typed_job_results(schemas: dict[str, Any]) -> None:
         mapping[spec.action] = SCHEMA_REF.format(model=name)
     schemas["PublicJob"] = {
         "title": "PublicJob",
-        "description": "A job (spec section 2). Its `action` names the variant, whose `result` is typed.",
+        "description": "A job. Its `action` names the variant, whose `result` is typed.",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
         "discriminator": {"propertyName": "action", "mapping": mapping},
     }

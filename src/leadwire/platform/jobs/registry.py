@@ -22,7 +22,8 @@ Handler = Callable[["JobContext", dict[str, Any]], Awaitable[dict[str, Any]]]
 class ActionSpec:
     """How the engine treats one action; declared by its capability (see `platform/capability.py`).
 
-    `capability` names the scopes (`<capability>:read` to read the job, `:write` to cancel it);
+    `scopes` is the prefix of the scopes that guard its jobs (`<scopes>:read` to read one, `:write` to
+    cancel it);
     `price` the credits per unit of each kind the handler bills; `max_units` the most units of each
     kind (or of the default kind, as a number) a payload can produce, for the reservation;
     `creation_item` the reduced item a creation response carries instead of the whole job; `result`
@@ -31,7 +32,7 @@ class ActionSpec:
     """
 
     action: str
-    capability: str
+    scopes: str
     handler: Handler
     request_class: str = "task"
     timeout_seconds: float = 300.0

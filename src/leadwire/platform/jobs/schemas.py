@@ -32,7 +32,7 @@ class JobBilling(TypedDict):
 
 
 # The contract also names `settling`; a job here settles in the transaction that ends it, so it never
-# shows that status (docs/api.md, "Jobs").
+# shows that status (docs/api.md, Jobs and their statuses).
 JobStatus = Literal["queued", "scheduled", "running", "succeeded", "failed", "cancelled"]
 Channel = Literal["email", "linkedin", "whatsapp"]
 

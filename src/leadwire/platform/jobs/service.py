@@ -204,8 +204,8 @@ def _check_owned(
     if job is None or job.user_id != caller.user_id or (actions is not None and not actions(job.action)):
         raise ApiError("task_not_found")
     spec = registry.find(job.action)
-    capability = spec.capability if spec else job.action.split(".")[0]
-    scope = f"{capability}:{'write' if write else 'read'}"
+    prefix = spec.scopes if spec else job.action.split(".")[0]
+    scope = f"{prefix}:{'write' if write else 'read'}"
     if not caller.can(scope):
         raise scope_missing(scope)
 
