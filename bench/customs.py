@@ -41,6 +41,7 @@ from _support import (
     emit,
     emit_triple,
     free_port,
+    import_repo_module,
     leadwire_cmd,
     leadwire_env,
     note,
@@ -291,7 +292,7 @@ async def real_name_figures(tmp: Path, world: Path) -> None:
     among the large world's importer names as distractors (~20,000 names in all)."""
     import json
 
-    from tests.support.trade import write_csv
+    write_csv = import_repo_module("tests.support.trade").write_csv
 
     names = [json.loads(line)["name"] for line in REAL_COMPANIES.read_text().splitlines() if line.strip()]
     with raw_connection(world / "trade.duckdb") as con:

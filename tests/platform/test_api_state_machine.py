@@ -456,6 +456,12 @@ def make_machine(h: Harness) -> type[RuleBasedStateMachine]:
                 for job_id in list(self.held):
                     self.release(job_id)
                 h.run(self.drain())
+                # A job an ending job hands over (a list's discovery after its preparation) may be
+                # written just after the worker was seen idle: drain again while any is due.
+                for _ in range(3):
+                    if not h.run(self._busy()):
+                        break
+                    h.run(self.drain())
                 # What is left waits for a later pacing slot: a client cancels it.
                 for job_id, job in self.snapshot().jobs.items():
                     if job["status"] not in TERMINAL:

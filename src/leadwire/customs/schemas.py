@@ -18,7 +18,6 @@ import pycountry
 from pydantic import (
     AfterValidator,
     BeforeValidator,
-    ConfigDict,
     Field,
     GetJsonSchemaHandler,
     StrictBool,
@@ -33,7 +32,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError
 from typing_extensions import TypedDict
 
-from leadwire.platform.validation import RequestModel
+from leadwire.platform.validation import RequestModel, with_examples
 from leadwire.providers.trade import Catalog, PeriodUnit, Role
 from leadwire.providers.trade import CompanySort as SortBy
 
@@ -182,21 +181,17 @@ class _CustomsRequest(RequestModel):
 class CandidatesRequest(_CustomsRequest):
     """`POST /api/v2/customs/company-candidates`."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"company_name": "Acme Logistics", "start_date": "2025-01-01", "end_date": "2025-12-31"},
-                {
-                    "company_name": "Acme Logistics",
-                    "company_role": "importer",
-                    "catalog": "imports",
-                    "compare_catalogs": True,
-                    "start_date": "2025-01-01",
-                    "end_date": "2025-12-31",
-                    "country_codes": "DEU,FRA",
-                },
-            ]
-        }
+    model_config = with_examples(
+        {"company_name": "Acme Logistics", "start_date": "2025-01-01", "end_date": "2025-12-31"},
+        {
+            "company_name": "Acme Logistics",
+            "company_role": "importer",
+            "catalog": "imports",
+            "compare_catalogs": True,
+            "start_date": "2025-01-01",
+            "end_date": "2025-12-31",
+            "country_codes": "DEU,FRA",
+        },
     )
 
     company_name: CompanyName
@@ -243,19 +238,15 @@ class CandidatesRequest(_CustomsRequest):
 class CompanySearchRequest(_CustomsRequest):
     """`POST /api/v2/customs/companies/search`: importers or exporters by product and country."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "company_role": "importer",
-                    "hs_code": "8471",
-                    "destination_country_code": "DEU",
-                    "start_date": "2025-01-01",
-                    "end_date": "2025-12-31",
-                    "page_size": 10,
-                    "sort_by": "amount_usd",
-                }
-            ]
+    model_config = with_examples(
+        {
+            "company_role": "importer",
+            "hs_code": "8471",
+            "destination_country_code": "DEU",
+            "start_date": "2025-01-01",
+            "end_date": "2025-12-31",
+            "page_size": 10,
+            "sort_by": "amount_usd",
         }
     )
 
@@ -302,27 +293,23 @@ def _no_filters(value: Any) -> Any:
 class SectionRequest(_CustomsRequest):
     """One body for counterparties, categories, trends, countries and trade-reports."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "company_name": "ACME LOGISTICS GMBH",
-                    "company_role": "importer",
-                    "start_date": "2025-01-01",
-                    "end_date": "2025-12-31",
-                    "page_size": 10,
-                },
-                {
-                    "company_name": "ACME LOGISTICS GMBH",
-                    "company_role": "exporter",
-                    "catalog": "exports",
-                    "start_date": "2025-01-01",
-                    "end_date": "2025-06-30",
-                    "period_unit": "quarters",
-                    "filters": {"hs_code": "8471", "destination_country_code": "USA"},
-                },
-            ]
-        }
+    model_config = with_examples(
+        {
+            "company_name": "ACME LOGISTICS GMBH",
+            "company_role": "importer",
+            "start_date": "2025-01-01",
+            "end_date": "2025-12-31",
+            "page_size": 10,
+        },
+        {
+            "company_name": "ACME LOGISTICS GMBH",
+            "company_role": "exporter",
+            "catalog": "exports",
+            "start_date": "2025-01-01",
+            "end_date": "2025-06-30",
+            "period_unit": "quarters",
+            "filters": {"hs_code": "8471", "destination_country_code": "USA"},
+        },
     )
 
     company_name: CompanyName = Field(description="the exact name confirmed by company-candidates is advised")

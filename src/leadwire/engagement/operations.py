@@ -4,15 +4,17 @@ SDK and CLI."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
+from leadwire.channels.limits import SENDS
 from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest, PostLikeRequestV1
 from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
 from leadwire.platform.jobs import Job, ReducedJob, job_operation
 
-WRITE = Permission("engagement:write", "outreach")
+WRITE = Permission("engagement:write", SENDS.name)
 
 _ERRORS = (
     "profile_url_required",
@@ -26,8 +28,6 @@ _ERRORS = (
     "connect_account_not_sendable",
     "connect_account_reconnect_required",
 )
-_CREATED = (ReducedJob, "Post like accepted: queued for the account's next LinkedIn slot")
-_SUMMARY = "Like the recent post of a LinkedIn profile most relevant to a topic"
 _DESCRIPTION = (
     "Creates an `outreach.linkedin.post_like` job. No post URL is given: the job reads up to `post_limit` "
     "(1-50, default 20) recent posts of `profile_url`, scores each against the topic `content`, and likes "
@@ -52,9 +52,9 @@ POST_LIKE = job_operation(
     body=PostLikeRequest,
     permission=WRITE,
     start=partial(service.start, version=2),
-    created=_CREATED,
+    created=(ReducedJob, "Post like accepted: queued for the account's next LinkedIn slot"),
     error_codes=(*_ERRORS, "account_id_required"),
-    summary=_SUMMARY,
+    summary="Like the recent post of a LinkedIn profile most relevant to a topic",
     description=_DESCRIPTION,
     tool_description=(
         "Like the recent post of a LinkedIn profile most relevant to a topic. profile_url (required): "
@@ -64,19 +64,18 @@ POST_LIKE = job_operation(
         "liked, or skipped."
     ),
 )
-POST_LIKE_V1 = job_operation(
-    name="like_linkedin_post",
+# v1: the same operation with v1's body (an interval below 60 s is taken as 60 s), its codes, and a like
+# that failed while the caller waited answered 502; not an MCP tool (MCP follows v2's rules).
+POST_LIKE_V1 = replace(
+    POST_LIKE,
     body=PostLikeRequestV1,
-    permission=WRITE,
     start=partial(service.start, version=1),
-    created=_CREATED,
     error_codes=(*_ERRORS, "account_id_required_multiple_linkedin_accounts", "action_failed"),
-    summary=_SUMMARY,
     description=_DESCRIPTION
     + " v1: an interval below 60 s is taken as 60 s; several accounts without `account_id` is "
     "`account_id_required_multiple_linkedin_accounts`; a like that fails while the caller waits "
     "(`Prefer: wait`) is 502 `action_failed`.",
-    tool_description=None,  # MCP follows v2's rules
+    tool_description=None,
     refuse_finished=_failed_like,
 )
 OPERATIONS = (POST_LIKE, POST_LIKE_V1)

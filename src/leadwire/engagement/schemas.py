@@ -5,36 +5,32 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from leadwire.channels.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
-from leadwire.platform.validation import RequestModel
+from leadwire.platform.validation import RequestModel, with_examples
 from leadwire.providers.channels import linkedin_profile_url
 
 
 class PostLikeRequest(RequestModel):
     """v2 body; unknown fields are ignored."""
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "profile_url": "https://www.linkedin.com/in/jane-doe",
-                    "content": "cold-chain logistics",
-                    "post_limit": 20,
-                    "locale": "en",
-                },
-                {
-                    "profile_url": "https://www.linkedin.com/in/jane-doe",
-                    "content": "供应链数字化",
-                    "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VT",
-                    "locale": "zh",
-                    "min_channel_task_interval_seconds": 300,
-                },
-            ]
-        }
+    model_config = with_examples(
+        {
+            "profile_url": "https://www.linkedin.com/in/jane-doe",
+            "content": "cold-chain logistics",
+            "post_limit": 20,
+            "locale": "en",
+        },
+        {
+            "profile_url": "https://www.linkedin.com/in/jane-doe",
+            "content": "供应链数字化",
+            "account_id": "acct_01JDZ8Q6F3W9X2M4N7P5R1T0VT",
+            "locale": "zh",
+            "min_channel_task_interval_seconds": 300,
+        },
     )
 
     missing_codes = {"profile_url": "profile_url_required", "content": "content_required"}

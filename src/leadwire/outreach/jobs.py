@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from leadwire.channels.actions import sending_action
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest, DispatchResult
-from leadwire.platform.billing import NOT_METERED
-from leadwire.platform.jobs import ActionSpec, JobContext, reduced_job
+from leadwire.platform.jobs import JobContext
 
 
 async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
@@ -16,13 +16,6 @@ async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, An
     )
 
 
-DISPATCH_ACTION = ActionSpec(
-    action=service.DISPATCH,
-    scopes="outreach",
-    handler=run_dispatch,
-    request_class="outreach",
-    timeout_seconds=120.0,
-    price=NOT_METERED,  # outreach is outside job billing (docs/api.md, Credits and per-row billing)
-    creation_item=reduced_job,
-    result=DispatchResult,
+DISPATCH_ACTION = sending_action(
+    action=service.DISPATCH, scopes="outreach", handler=run_dispatch, result=DispatchResult
 )

@@ -3,12 +3,13 @@ REST (v1 and v2 share it: same body, same reduced item), MCP and (through OpenAP
 
 from __future__ import annotations
 
+from leadwire.channels.limits import SENDS
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.callers import Permission
 from leadwire.platform.jobs import ReducedJob, job_operation
 
-WRITE = Permission("outreach:write", "outreach")
+WRITE = Permission("outreach:write", SENDS.name)
 READ_JOB = Permission(None, "poll")  # v1's read of its jobs: any key, under the polling limit
 
 DISPATCH = job_operation(

@@ -18,13 +18,13 @@ from typing import Any, Literal
 
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic import BaseModel, Field, JsonValue, model_validator
 from typing_extensions import TypedDict
 
 from leadwire.channels.connected import CHANNELS
 from leadwire.channels.pacing import DEFAULT_INTERVAL_SECONDS, MAX_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS
 from leadwire.platform.errors import ApiError
-from leadwire.platform.validation import RequestModel
+from leadwire.platform.validation import RequestModel, with_examples
 from leadwire.providers.channels import linkedin_profile_url
 
 ChannelName = Literal["email", "linkedin", "whatsapp"]
@@ -94,7 +94,7 @@ DISPATCH_EXAMPLES: list[JsonValue] = [
 
 
 class DispatchRequest(RequestModel):
-    model_config = ConfigDict(json_schema_extra={"examples": DISPATCH_EXAMPLES})
+    model_config = with_examples(*DISPATCH_EXAMPLES)
 
     account_id: str
     channel: ChannelName

@@ -114,3 +114,8 @@ def validate(model: type[M], data: Any) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         raise api_error_from_validation(model, exc) from None
+
+
+def with_examples(*bodies: Any) -> ConfigDict:
+    """A request model's configuration carrying the bodies OpenAPI shows as its examples."""
+    return ConfigDict(json_schema_extra={"examples": list(bodies)})

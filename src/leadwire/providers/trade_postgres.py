@@ -21,10 +21,13 @@ from leadwire.providers.trade_schema import POSTGRES_TABLE
 NAMES_TTL_SECONDS = 60.0
 
 
+# A connection the server cut: asyncpg says so in these ways, and with InternalClientError when the cut
+# lands mid-operation before the connection knows it is lost (as `platform/db.py` classifies it too).
 _LOST_CONNECTION = (
     asyncpg.ConnectionDoesNotExistError,
     asyncpg.AdminShutdownError,
     asyncpg.exceptions.ConnectionFailureError,
+    asyncpg.exceptions.InternalClientError,
     ConnectionError,
 )
 

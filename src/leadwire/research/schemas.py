@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import pycountry
-from pydantic import ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from leadwire.domains import normalise_domain
-from leadwire.platform.validation import RequestModel
+from leadwire.platform.validation import RequestModel, with_examples
 
 Category = Literal["company", "news", "financial report", "people", "personal site"]
 Query = Annotated[StrictStr, Field(min_length=1, max_length=500)]
@@ -23,18 +23,14 @@ def _is_alpha2(code: str) -> bool:
 
 
 class PublicWebRequest(RequestModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "queries": ["logistics software companies in Germany"],
-                    "search_limit": 5,
-                    "category": "company",
-                    "user_location": "DE",
-                },
-                {"queries": ["cold chain warehousing", "pharma logistics news"], "include_domains": []},
-            ]
-        }
+    model_config = with_examples(
+        {
+            "queries": ["logistics software companies in Germany"],
+            "search_limit": 5,
+            "category": "company",
+            "user_location": "DE",
+        },
+        {"queries": ["cold chain warehousing", "pharma logistics news"], "include_domains": []},
     )
 
     queries: list[Query] = Field(min_length=1, max_length=2)
@@ -69,12 +65,8 @@ class PublicWebRequest(RequestModel):
 
 
 class ContactsRequest(RequestModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"domain": "acme-logistics.example", "positions": ["sales", "procurement"], "limit": 10}
-            ]
-        }
+    model_config = with_examples(
+        {"domain": "acme-logistics.example", "positions": ["sales", "procurement"], "limit": 10}
     )
     missing_codes = {"domain": "invalid_domain"}
     invalid_codes = {"locale": "locale_invalid"}

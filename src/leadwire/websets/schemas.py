@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, NotRequired, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
-from leadwire.platform.validation import RequestModel
+from leadwire.platform.validation import RequestModel, with_examples
 
 T = TypeVar("T")
 COUNTS = (25, 100, 500, 1000)
@@ -26,22 +26,18 @@ def _count(value: object) -> int:
 
 
 class CreateWebsetRequest(RequestModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "query": "Logistics software companies in Germany with more than 200 employees",
-                    "title": "DE logistics software",
-                    "count": 25,
-                    "target_kind": "company",
-                    "locale": "en",
-                },
-                {
-                    "query": "Heads of procurement at chemical companies in Switzerland",
-                    "target_kind": "person",
-                },
-            ]
-        }
+    model_config = with_examples(
+        {
+            "query": "Logistics software companies in Germany with more than 200 employees",
+            "title": "DE logistics software",
+            "count": 25,
+            "target_kind": "company",
+            "locale": "en",
+        },
+        {
+            "query": "Heads of procurement at chemical companies in Switzerland",
+            "target_kind": "person",
+        },
     )
     missing_codes = {"query": "webset_query_required"}
     invalid_codes = {
@@ -81,7 +77,7 @@ class CreateWebsetRequest(RequestModel):
 
 
 class FindMoreRequest(RequestModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"count": 25}]})
+    model_config = with_examples({"count": 25})
     invalid_codes = {"count": "webset_count_invalid"}
 
     count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})

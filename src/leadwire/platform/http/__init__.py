@@ -9,8 +9,6 @@ and the server settings belong to the app that assembles them. A worker never im
 from leadwire.platform.http.auth import require
 from leadwire.platform.http.body import json_body, openapi_body
 from leadwire.platform.http.creation import (
-    CREATION_ERRORS,
-    IDEMPOTENCY_KEY_REQUIRED,
     Idempotency,
     add_creation_route,
     idempotent,
@@ -20,14 +18,12 @@ from leadwire.platform.http.creation import (
 )
 from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
 from leadwire.platform.http.flat_route import flat_get
-from leadwire.platform.http.mcp_tools import ToolKit, field_schema, given, tool_error
+from leadwire.platform.http.mcp_tools import ToolKit, tool_error
 from leadwire.platform.http.schemas import ItemEnvelope, ItemsEnvelope, documented, errors
 from leadwire.platform.http.session import Session
 from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resume_point, to_sse
 
 __all__ = [
-    "CREATION_ERRORS",
-    "IDEMPOTENCY_KEY_REQUIRED",
     "Idempotency",
     "ItemEnvelope",
     "ItemsEnvelope",
@@ -39,9 +35,7 @@ __all__ = [
     "control",
     "documented",
     "errors",
-    "field_schema",
     "flat_get",
-    "given",
     "idempotent",
     "json_body",
     "json_response",
