@@ -9,7 +9,7 @@ import contextlib
 import csv
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import typer
@@ -94,10 +94,7 @@ def list_(
     """One page of your websets."""
     with _session(api_url, api_key) as lw:
         page = lw.list_websets(limit=limit, target_kind=target_kind, cursor=cursor)
-    if as_json:
-        typer.echo(json.dumps(page, indent=2, ensure_ascii=False))
-    else:
-        Console().print(websets_table(page))
+    _show(page, as_json, websets_table)
 
 
 @websets_app.command("get")
@@ -107,10 +104,7 @@ def get(
     """A webset: status, progress, criteria, failure."""
     with _session(api_url, api_key) as lw:
         webset = lw.get_webset(webset_id)
-    if as_json:
-        typer.echo(json.dumps(webset, indent=2, ensure_ascii=False))
-    else:
-        Console().print(webset_block(webset))
+    _show(webset, as_json, webset_block)
 
 
 @websets_app.command("strategy")
@@ -120,10 +114,7 @@ def strategy(
     """The criteria and search strategy (free; the list need not be complete)."""
     with _session(api_url, api_key) as lw:
         snapshot = lw.webset_strategy(webset_id)
-    if as_json:
-        typer.echo(json.dumps(snapshot, indent=2, ensure_ascii=False))
-    else:
-        Console().print(strategy_block(snapshot))
+    _show(snapshot, as_json, strategy_block)
 
 
 @websets_app.command("items")
@@ -197,3 +188,11 @@ def _write_csv(found: Iterator[dict[str, Any]]) -> None:
         cells = row(item)
         writer.writerow(["" if cells[key] is None else cells[key] for key in CSV_COLUMNS])
     sys.stdout.flush()
+
+
+def _show(value: Any, as_json: bool, render: Callable[[Any], Any]) -> None:
+    """The answer as JSON (`--json`), or as the table or block `render` draws of it."""
+    if as_json:
+        typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    else:
+        Console().print(render(value))
