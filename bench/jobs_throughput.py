@@ -18,9 +18,10 @@ account, the same way.
 Baselines (same run, same PostgreSQL server, each run in its own temporary database; bench/_queues.py):
 - procrastinate, 2 `procrastinate worker` processes x the same concurrency, jobs deferred with
   `batch_defer_async` in the same transactions (one per batch); for the billed shapes its task does
-  the same accounting in one transaction on its own asyncpg pool (bench/plugins/accounting.py): debit
-  the account's balance by 1 and append a ledger row (each account funded with its jobs' credits;
-  checked after: balances down by exactly N, N ledger rows, N distinct job refs); for `noop`, nothing.
+  the same accounting in one statement (a CTE, autocommit) on its own asyncpg pool
+  (bench/plugins/accounting.py): debit the account's balance by 1 and append a ledger row (each account
+  funded with its jobs' credits; checked after: balances down by exactly N, N ledger rows, N distinct
+  job refs); for `noop`, nothing.
   Finished: `succeeded` in procrastinate_jobs; finish times from procrastinate_events.
 - PgQueuer, the same tasks, 2 `pgq run` processes with `--max-concurrent-tasks` = the concurrency (its
   per-worker cap, enforced in the dequeue query; `--batch-size` half of it, the most it allows), jobs

@@ -1,7 +1,9 @@
 """The baselines' accounting: what a billed job costs a queue that does its own bookkeeping.
 
-One transaction per job on its own asyncpg pool (created once per worker process, `size` connections):
-debit the account's balance by 1 and append a ledger row. Used by the procrastinate
+One statement per job on its own asyncpg pool (created once per worker process, `size` connections),
+in autocommit: debit the account's balance by 1 and append a ledger row, written as one CTE, so a
+job's accounting is one round trip and one commit — what a competent queue user would write, not a
+BEGIN, two statements and a COMMIT. Used by the procrastinate
 (bench/plugins/pq_tasks.py) and PgQueuer (bench/plugins/pgq_tasks.py) tasks `bench.account`;
 `SCHEMA` is created by the bench in each baseline's temporary database.
 """
@@ -27,11 +29,13 @@ async def open_pool(dsn: str, size: int) -> asyncpg.Pool:
 
 
 async def debit(pool: asyncpg.Pool, account_id: str, job_ref: str) -> None:
-    """One credit off the account's balance and its ledger row, in one transaction."""
-    async with pool.acquire() as connection, connection.transaction():
-        await connection.execute(
-            "UPDATE bench_balance SET balance = balance - 1 WHERE account_id = $1", account_id
-        )
-        await connection.execute(
-            "INSERT INTO bench_ledger (account_id, job_ref, amount) VALUES ($1, $2, 1)", account_id, job_ref
-        )
+    """One credit off the account's balance and its ledger row, in one statement (one commit)."""
+    await pool.execute(DEBIT, account_id, job_ref)
+
+
+DEBIT = """
+WITH debited AS (
+    UPDATE bench_balance SET balance = balance - 1 WHERE account_id = $1 RETURNING account_id
+)
+INSERT INTO bench_ledger (account_id, job_ref, amount) SELECT account_id, $2, 1 FROM debited
+"""
