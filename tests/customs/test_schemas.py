@@ -8,12 +8,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from leadwire.customs.schemas import (
-    CandidatesRequest,
-    CompanySearchRequest,
-    SectionRequest,
-    latest_end_date,
-)
+from leadwire.customs.fields import latest_end_date
+from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.platform.errors import ApiError
 from leadwire.platform.validation import validate
 
