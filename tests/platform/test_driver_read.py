@@ -20,8 +20,7 @@ from leadwire.config import Settings
 from leadwire.platform.db import DbTimeouts, is_transient, make_engine
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.jobs.models import Job
-from leadwire.platform.jobs.service import _READ_JOB
-from leadwire.platform.jobs.views import public_job
+from leadwire.platform.jobs.views import PUBLIC_JOB_READ, public_job
 from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error
@@ -54,20 +53,20 @@ async def test_a_driver_row_reads_as_the_sessions_row(
         ids = await _jobs_in_every_state(client, account.headers)
     async with runtime.reader() as session:
         for job_id in ids:
-            row = await runtime.driver_reads.first(_READ_JOB, {"job_id": job_id})
+            row = await runtime.driver_reads.first(PUBLIC_JOB_READ, {"job_id": job_id})
             job = await session.get(Job, job_id)
             assert job is not None and row is not None
-            for column in _READ_JOB.selected_columns:
+            for column in PUBLIC_JOB_READ.selected_columns:
                 assert getattr(row, column.key) == getattr(job, column.key), column.key
             assert public_job(row) == public_job(job)
     assert {
-        public_job(await runtime.driver_reads.first(_READ_JOB, {"job_id": i}))["status"] for i in ids
+        public_job(await runtime.driver_reads.first(PUBLIC_JOB_READ, {"job_id": i}))["status"] for i in ids
     } == {
         "succeeded",
         "failed",
         "scheduled",
     }
-    assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_missing"}) is None
+    assert await runtime.driver_reads.first(PUBLIC_JOB_READ, {"job_id": "job_missing"}) is None
 
 
 @contextlib.asynccontextmanager
@@ -114,11 +113,11 @@ async def test_connections_the_server_ended_are_replaced(tmp_path: Path, pg_data
         # (503 for a request), and every connection opened before it is replaced. The reads after it
         # find new ones.
         try:
-            await reads.first(_READ_JOB, {"job_id": "job_x"})
+            await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"})
         except sa_exc.OperationalError as raised:
             assert raised.connection_invalidated and is_transient(raised)
         for _ in range(3):
-            assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+            assert await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None
 
 
 async def test_the_pool_never_holds_more_than_its_size(tmp_path: Path, pg_database: str) -> None:
@@ -139,7 +138,7 @@ async def test_a_statement_past_the_timeout_is_transient_and_its_connection_stay
             await runtime.driver_reads.first(SLEEP, {})
         assert is_transient(raised.value) and not raised.value.connection_invalidated
         assert isinstance(raised.value.orig, asyncpg.QueryCanceledError)
-        assert await runtime.driver_reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+        assert await runtime.driver_reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None
         assert runtime.driver_reads.connections == 1
 
 
@@ -156,7 +155,7 @@ async def test_a_read_cancelled_mid_statement_leaves_its_connection_answering_th
         # Were the sleep still running on it, the next read would answer "another operation is in
         # progress" or the sleep's row.
         for _ in range(3):
-            assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+            assert await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None
 
 
 async def test_an_unreachable_server_is_transient(tmp_path: Path) -> None:
@@ -164,7 +163,7 @@ async def test_an_unreachable_server_is_transient(tmp_path: Path) -> None:
     reads = DriverReads(engine, pool_size=1, timeouts=DbTimeouts())
     try:
         with pytest.raises(sa_exc.DBAPIError) as raised:
-            await reads.first(_READ_JOB, {"job_id": "job_x"})
+            await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"})
         assert is_transient(raised.value)
     finally:
         await reads.close()
@@ -182,7 +181,7 @@ async def test_a_connection_ended_mid_read_fails_that_read_as_transient_and_is_r
         with pytest.raises(sa_exc.OperationalError) as raised:
             await sleeping
         assert raised.value.connection_invalidated and is_transient(raised.value)
-        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None
+        assert await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None
 
 
 async def test_a_job_poll_recovers_by_itself_after_the_server_ended_its_connections(
@@ -229,10 +228,10 @@ async def test_a_read_that_waits_past_the_pool_timeout_is_transient(tmp_path: Pa
         holding = asyncio.create_task(reads.first(SLEEP_A_SECOND, {}))
         await asyncio.sleep(0.2)
         with pytest.raises(sa_exc.TimeoutError) as raised:
-            await reads.first(_READ_JOB, {"job_id": "job_x"})
+            await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"})
         assert is_transient(raised.value)
         await holding
-        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None and reads.connections == 1
+        assert await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None and reads.connections == 1
 
 
 async def test_a_waiter_that_gives_up_leaves_the_queue_to_the_next(tmp_path: Path, pg_database: str) -> None:
@@ -241,15 +240,15 @@ async def test_a_waiter_that_gives_up_leaves_the_queue_to_the_next(tmp_path: Pat
         reads = runtime.driver_reads
         holding = asyncio.create_task(reads.first(SLEEP_BRIEFLY, {}))
         await asyncio.sleep(0.05)
-        gives_up = asyncio.create_task(reads.first(_READ_JOB, {"job_id": "job_x"}))
-        waits = asyncio.create_task(reads.first(_READ_JOB, {"job_id": "job_x"}))
+        gives_up = asyncio.create_task(reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}))
+        waits = asyncio.create_task(reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}))
         await asyncio.sleep(0.05)
         gives_up.cancel()
         await holding
         assert await asyncio.wait_for(waits, 5) is None
         with pytest.raises(asyncio.CancelledError):
             await gives_up
-        rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(5)))
+        rows = await asyncio.gather(*(reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) for _ in range(5)))
         assert rows == [None] * 5 and reads.connections == 1
 
 
@@ -260,7 +259,7 @@ async def test_a_connection_handed_to_a_waiter_as_it_gives_up_is_passed_on(
     cancelled before it resumes. The connection goes back, not astray with the cancelled read."""
     async with _runtime(_pg_settings(tmp_path, pg_database, db_poll_pool_size=1)) as runtime:
         reads = runtime.driver_reads
-        assert await reads.first(_READ_JOB, {"job_id": "job_x"}) is None  # the pool is open
+        assert await reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None  # the pool is open
         pool = reads._pool
         held, generation = await pool._acquire()
         waiter = asyncio.create_task(pool._acquire())
@@ -270,5 +269,5 @@ async def test_a_connection_handed_to_a_waiter_as_it_gives_up_is_passed_on(
         with pytest.raises(asyncio.CancelledError):
             await waiter
         assert reads.connections == 1
-        rows = await asyncio.gather(*(reads.first(_READ_JOB, {"job_id": "job_x"}) for _ in range(3)))
+        rows = await asyncio.gather(*(reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) for _ in range(3)))
         assert rows == [None] * 3 and reads.connections == 1

@@ -12,7 +12,7 @@ from leadwire.engagement import service
 from leadwire.engagement.schemas import PostLikeRequest, PostLikeRequestV1
 from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs import Job, ReducedJob, job_operation
+from leadwire.platform.jobs import JobLike, ReducedJob, job_operation
 
 WRITE = Permission("engagement:write", SENDS.name)
 
@@ -40,7 +40,7 @@ _DESCRIPTION = (
 )
 
 
-def _failed_like(job: Job) -> ApiError | None:
+def _failed_like(job: JobLike) -> ApiError | None:
     """v1: a LinkedIn action that failed while the caller waited for it is 502 `action_failed`."""
     if job.status != "failed":
         return None

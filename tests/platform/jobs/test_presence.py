@@ -91,8 +91,10 @@ async def test_a_dead_process_s_jobs_run_again_at_once(
             assert await presence.release_dead_process(session, pid=os.getpid()) == 1
         async with transaction(runtime.sessionmaker) as session:
             assert (await presence.alive(session)).workers == 1  # the other process's worker only
-        block.write_text("go")
         async with running_worker(runtime):
+            await _claimed_again(client, acct.headers, held)
+            # Released only now: the stopped worker's run (still in this process) must not end first.
+            block.write_text("go")
             done = await poll_job(client, acct.headers, held, until=("succeeded", "failed"), timeout=20)
     assert done["status"] == "succeeded" and done["attempt_count"] == 2
 
@@ -101,3 +103,14 @@ async def test_a_dead_process_s_jobs_run_again_at_once(
 def test_an_owner_id_fits_its_column_whatever_the_host(host: str) -> None:
     prefix = presence.owner_prefix(123456, host)
     assert len(prefix + "abcdefgh") <= 64 and prefix.endswith(":123456:")
+
+
+async def _claimed_again(client: httpx.AsyncClient, headers: dict[str, str], job_id: str) -> None:
+    """Until the job runs on its second attempt."""
+    item: dict[str, object] = {}
+    for _ in range(400):
+        item = (await client.get(f"/api/v2/jobs/{job_id}", headers=headers)).json()["item"]
+        if item["status"] == "running" and item["attempt_count"] == 2:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"job {job_id} was not claimed again: {item}")

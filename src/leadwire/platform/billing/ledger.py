@@ -64,10 +64,7 @@ class LockedBalance(NamedTuple):
 
 async def _locked_balance(session: AsyncSession, user_id: str) -> LockedBalance:
     """The account's balance row, locked; created empty when missing."""
-    locked = select(_BALANCES.c.granted, _BALANCES.c.charged, _BALANCES.c.reserved).where(
-        _BALANCES.c.user_id == user_id
-    )
-    row = (await session.execute(locked.with_for_update())).first()
+    row = (await session.execute(_LOCK_BALANCE, {"l_user": user_id})).first()
     if row is None:
         # Two first grants racing: the loser's INSERT does nothing, and its SELECT then waits for the lock.
         await session.execute(
@@ -75,7 +72,7 @@ async def _locked_balance(session: AsyncSession, user_id: str) -> LockedBalance:
             .values(user_id=user_id, granted=0, charged=0, reserved=0, updated_at=utcnow())
             .on_conflict_do_nothing()
         )
-        row = (await session.execute(locked.with_for_update())).one()
+        row = (await session.execute(_LOCK_BALANCE, {"l_user": user_id})).one()
     return LockedBalance(*row)
 
 
@@ -222,6 +219,11 @@ async def settle_locked(session: AsyncSession, settlements: list[Settlement]) ->
     await _append(session, entries)
 
 
+_LOCK_BALANCE = (
+    select(_BALANCES.c.granted, _BALANCES.c.charged, _BALANCES.c.reserved)
+    .where(_BALANCES.c.user_id == bindparam("l_user"))
+    .with_for_update()
+)
 _LOCK_ACCOUNTS = (
     select(_BALANCES.c.user_id)
     .where(_BALANCES.c.user_id.in_(bindparam("user_ids", expanding=True)))

@@ -21,11 +21,12 @@ from leadwire.platform.http.body import json_body, openapi_body
 from leadwire.platform.http.envelope import JSONResponse, ok_item
 from leadwire.platform.http.schemas import ItemEnvelope, documented, errors
 from leadwire.platform.http.session import Session
-from leadwire.platform.jobs.models import Job, JobLike, NewJob
+from leadwire.platform.jobs.models import JobLike, NewJob
 from leadwire.platform.jobs.operations import Operation
 from leadwire.platform.jobs.schemas import PublicJob
+from leadwire.platform.jobs.states import TERMINAL
 from leadwire.platform.jobs.views import creation_item, public_job
-from leadwire.platform.jobs.wait import parse_prefer_wait, wait_for_terminal
+from leadwire.platform.jobs.wait import parse_prefer_wait, waiting_for
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.unit_of_work import commit_rewrite, commit_with_response, store_response
 
@@ -91,7 +92,7 @@ async def respond_with_job(
     idem: Idempotency,
     wait: int | None,
     item: Callable[[JobLike], Mapping[str, Any]] = creation_item,
-    refuse_finished: Callable[[Job], ApiError | None] | None = None,
+    refuse_finished: Callable[[JobLike], ApiError | None] | None = None,
 ) -> JSONResponse:
     """End the creation transaction (job + stored response), then honour `Prefer: wait`.
 
@@ -102,12 +103,15 @@ async def respond_with_job(
     """
     body = ok_item(item(job))
     status = 202
-    await commit_with_response(session, idem.claim, status=status, body=body)
+    seconds = None if wait is None else min(wait, int(runtime.settings.prefer_wait_cap_seconds))
+    with waiting_for(runtime, job.id) as waiter:  # before the commit: the job may end right after it
+        await commit_with_response(session, idem.claim, status=status, body=body)
+        # The job as this transaction wrote it: not over yet, unless the start returned an ended one.
+        pending_now = job.status not in TERMINAL
+        finished = await waiter.terminal(seconds, pending_now=pending_now) if seconds else None
     headers: dict[str, str] = {}
-    if wait is not None:
-        seconds = min(wait, int(runtime.settings.prefer_wait_cap_seconds))
+    if seconds is not None:
         headers["Preference-Applied"] = f"wait={seconds}"
-        finished = await wait_for_terminal(runtime, job.id, seconds) if seconds > 0 else None
         refusal = refuse_finished(finished) if finished is not None and refuse_finished else None
         if refusal is not None:
             refusal.headers = {**refusal.headers, **headers}

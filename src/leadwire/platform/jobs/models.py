@@ -130,6 +130,8 @@ class NewJob:
     error_detail: str | None = None
     job_metadata: Any = None
     blob_bytes: int = 0
+    lease_owner: str | None = None  # set when created already claimed by a local worker (`handoff`)
+    lease_expires_at: datetime | None = None
 
     def row(self) -> dict[str, Any]:
         """The values to INSERT."""

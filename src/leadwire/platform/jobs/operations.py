@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs.models import Job, JobLike, NewJob
+from leadwire.platform.jobs.models import JobLike, NewJob
 from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.views import creation_item
 from leadwire.platform.validation import RequestModel
@@ -56,7 +56,7 @@ class Operation(Generic[M, R]):
     # The Idempotency-Key header is required (a retried click must not start a second run).
     idempotency_required: bool = False
     # A job that finished within the wait may be an error answer instead (v1 likes: 502).
-    refuse_finished: Callable[[Job], ApiError | None] | None = None
+    refuse_finished: Callable[[JobLike], ApiError | None] | None = None
 
     def tool_fields(self) -> list[str]:
         """The request model's fields a tool call gives, in the model's order."""

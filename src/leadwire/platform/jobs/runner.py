@@ -22,11 +22,12 @@ from sqlalchemy import Row
 from leadwire.platform import idempotency
 from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
-from leadwire.platform.jobs import presence, queue
+from leadwire.platform.jobs import handoff, presence, queue
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import DETAIL_LIMIT
+from leadwire.platform.jobs.progress import ProgressWriter
 from leadwire.platform.jobs.registry import registry
-from leadwire.platform.notify import NEW_JOB_CHANNEL
+from leadwire.platform.notify import NEW_JOB_CHANNEL, Subscription
 from leadwire.platform.request_context import request_id_var
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
@@ -56,6 +57,9 @@ class Worker:
         self.actions = actions
         self.owner = presence.new_owner()
         self._running: dict[str, asyncio.Task[None]] = {}
+        # Slots held for jobs being created in this process's open transactions (`handoff`).
+        self._held_slots = 0
+        self._wake: Subscription | None = None
         self._stopping = asyncio.Event()
         self._slot_freed = asyncio.Event()
         self._last_prune = 0.0
@@ -77,7 +81,11 @@ class Worker:
         heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
         beating = asyncio.create_task(self._presence_loop(), name="leadwire-presence")
         try:
-            with self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs:
+            with (
+                handoff.offering(self.runtime.engine.sync_engine, self),
+                self.runtime.notifier.hub.subscribe(NEW_JOB_CHANNEL) as new_jobs,
+            ):
+                self._wake = new_jobs
                 delay = RETRY_FIRST_SECONDS
                 while not self._stopping.is_set():
                     try:
@@ -103,6 +111,30 @@ class Worker:
     def stop(self) -> None:
         self._stopping.set()
         self._slot_freed.set()
+        if self._wake is not None:  # an idle loop ends now, not at its next poll tick
+            self._wake.fire()
+
+    @property
+    def _free_slots(self) -> int:
+        return self.concurrency - len(self._running) - self._held_slots
+
+    def reserve_slot(self, action: str) -> bool:
+        """`handoff.LocalWorker`: hold a slot for a job of `action` being created in this process."""
+        if self._stopping.is_set() or self._free_slots <= 0:
+            return False
+        if self.actions is not None and action not in self.actions:
+            return False
+        self._held_slots += 1
+        return True
+
+    def release_slot(self) -> None:
+        self._held_slots -= 1
+        self._slot_freed.set()
+
+    def start_claimed(self, job: handoff.ClaimedJob) -> None:
+        """`handoff.LocalWorker`: run a job its creation claimed for this worker, in its held slot."""
+        self._held_slots -= 1
+        self._running[job.id] = asyncio.create_task(self._execute(job), name=f"job-{job.id}")
 
     async def shutdown(self, grace_seconds: float | None = None) -> None:
         """Stop claiming, let running jobs finish within the grace period, release the rest."""
@@ -131,13 +163,21 @@ class Worker:
             _log_step_failure("leaving", exc)
 
     async def _claim(self) -> int:
-        free = self.concurrency - len(self._running)
+        free = self._free_slots
         if free <= 0:
             return 0
-        async with transaction(self.runtime.sessionmaker) as session:
-            jobs = await queue.claim_due(
-                session, owner=self.owner, limit=free, lease_seconds=self.lease_seconds, actions=self.actions
-            )
+        self._held_slots += free  # a hand-off meanwhile must not take a slot this claim may fill
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                jobs = await queue.claim_due(
+                    session,
+                    owner=self.owner,
+                    limit=free,
+                    lease_seconds=self.lease_seconds,
+                    actions=self.actions,
+                )
+        finally:
+            self._held_slots -= free
         if jobs and self._stopping.is_set():
             # Shutdown began while this claim ran, after `shutdown` looked for jobs to wait for or
             # release: hand these straight back rather than leave them to the lease's expiry.
@@ -153,7 +193,7 @@ class Worker:
     async def _idle(self, new_jobs: Any) -> None:
         """Sleep until a job is announced, a slot frees, the next scheduled job is due, or the poll tick."""
         timeout = self.settings.worker_poll_seconds
-        if len(self._running) >= self.concurrency:
+        if self._free_slots <= 0:
             self._slot_freed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._slot_freed.wait(), timeout)
@@ -235,12 +275,12 @@ class Worker:
             except Exception:  # a missed beat is survivable until the lease expires
                 log.warning("heartbeat failed", exc_info=True)
 
-    async def _execute(self, job: Row[Any]) -> None:
+    async def _execute(self, job: Row[Any] | handoff.ClaimedJob) -> None:
         """Run a claimed job (its `queue.CLAIMED` columns) and hand its outcome to the finisher."""
         # This task's own context: every log line of the job carries the id of the request that created it
         # (None for a job created outside a request, never a stale id inherited from the claiming loop).
         request_id_var.set(job.request_id)
-        spec = registry.find(job.action)
+        progress = ProgressWriter(job.id, functools.partial(self._report_progress, job.id))
         ctx = JobContext(
             runtime=self.runtime,
             job_id=job.id,
@@ -248,41 +288,15 @@ class Worker:
             user_id=job.user_id,
             attempt=job.attempt_count,
             owner=self.owner,
-            report=functools.partial(self._report_progress, job.id),
+            report=progress.report,
         )
-        result: dict[str, Any] | None = None
-        error_code: str | None = None
-        error_detail: str | None = None
         try:
-            if spec is None:
-                raise JobFailure("handler_error", f"no handler for {job.action}")
-            result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
-        except JobFailure as failure:
-            error_code, error_detail = failure.code, _capped(failure.detail)
-            # The operator's trail: which job failed, why (a provider's own words are in the detail) and
-            # the request that created it.
-            log.warning(
-                "job %s (%s) failed: %s%s%s",
-                job.id,
-                job.action,
-                failure.code,
-                f": {failure.detail}" if failure.detail else "",
-                f" request_id={job.request_id}" if job.request_id else "",
-                extra={"job_id": job.id, "action": job.action, "request_id": job.request_id},
-            )
-        except TimeoutError:
-            error_code = "job_timeout"
-        except asyncio.CancelledError:
-            raise  # shutdown: the job is released, not failed
-        except Exception as exc:
-            failures = self._transient.count(job.id) if is_transient(exc) else 0
-            if 0 < failures <= TRANSIENT_ATTEMPTS:
-                # The database failed the run, not the work (a connection cut by a restart, a failover):
-                # the job runs again later rather than failing for good.
-                await self._retry_later(job, exc, failures)
-                return
-            log.exception("job %s (%s) raised", job.id, job.action)
-            error_code = "handler_error"
+            ran = await self._run_handler(job, ctx)
+        finally:
+            await progress.close()
+        if ran is None:  # handed back: it runs again later
+            return
+        result, error_code, error_detail = ran
         outcome = queue.Outcome(
             job_id=job.id,
             user_id=job.user_id,
@@ -299,6 +313,44 @@ class Worker:
         finally:
             self._running.pop(job.id, None)
             self._slot_freed.set()
+
+    async def _run_handler(
+        self, job: Row[Any] | handoff.ClaimedJob, ctx: JobContext
+    ) -> tuple[dict[str, Any] | None, str | None, str | None] | None:
+        """The handler's (result, error code, error detail); None when the job was handed back because
+        the database failed its run."""
+        spec = registry.find(job.action)
+        try:
+            if spec is None:
+                raise JobFailure("handler_error", f"no handler for {job.action}")
+            result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
+            return result, None, None
+        except JobFailure as failure:
+            # The operator's trail: which job failed, why (a provider's own words are in the detail) and
+            # the request that created it.
+            log.warning(
+                "job %s (%s) failed: %s%s%s",
+                job.id,
+                job.action,
+                failure.code,
+                f": {failure.detail}" if failure.detail else "",
+                f" request_id={job.request_id}" if job.request_id else "",
+                extra={"job_id": job.id, "action": job.action, "request_id": job.request_id},
+            )
+            return None, failure.code, _capped(failure.detail)
+        except TimeoutError:
+            return None, "job_timeout", None
+        except asyncio.CancelledError:
+            raise  # shutdown: the job is released, not failed
+        except Exception as exc:
+            failures = self._transient.count(job.id) if is_transient(exc) else 0
+            if 0 < failures <= TRANSIENT_ATTEMPTS:
+                # The database failed the run, not the work (a connection cut by a restart, a failover):
+                # the job runs again later rather than failing for good.
+                await self._retry_later(job, exc, failures)
+                return None
+            log.exception("job %s (%s) raised", job.id, job.action)
+            return None, "handler_error", None
 
     async def _record(self, outcome: queue.Outcome) -> None:
         """Hand the outcome to the finisher and wait until it is committed."""

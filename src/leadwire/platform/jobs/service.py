@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, func, or_, select, update
+from sqlalchemy import Integer, Table, and_, bindparam, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
@@ -20,13 +20,13 @@ from leadwire.platform.db import insert_rows
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs import states
+from leadwire.platform.jobs import handoff, states
 from leadwire.platform.jobs.blobs import store_blobs
 from leadwire.platform.jobs.models import Job, NewJob
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.states import PENDING, TERMINAL, UNDER_WAY
-from leadwire.platform.jobs.views import JobLike, public_job
+from leadwire.platform.jobs.views import PUBLIC_JOB_READ, JobLike, public_job
 from leadwire.platform.notify import NEW_JOB_CHANNEL, Notifier
 from leadwire.platform.request_context import request_id_var
 from leadwire.platform.time import utcnow
@@ -96,36 +96,61 @@ async def create_jobs(
     request_id = request_id_var.get()
     holds = [(new_id("job"), _reservation(spec, payload)) for payload in payloads]
     await ledger.reserve_all(session, caller.user_id, holds, locked=balance)
+    # One job due now, no pacing channel: this process's own worker may take it at once (`handoff`).
+    direct = None
+    if len(payloads) == 1 and status == "queued" and scheduled_at is None and channel is None:
+        direct = handoff.take(session, action, now)
+    common: dict[str, Any] = {
+        "user_id": caller.user_id,
+        "api_key_id": caller.key_id,
+        "request_id": request_id,
+        "action": action,
+        "status": status,
+        "channel": channel,
+        "progress_stage": status,
+        "progress_percent": 0.0,
+        "resource_type": resource[0] if resource else spec.resource_type,
+        "resource_id": resource[1] if resource else None,
+        "scheduled_at": scheduled_at or now,
+        "attempt_count": 0,
+        "billing_status": spec.price.billing,
+        "charged_credits": 0,
+        "pending_units": 0.0,
+        "created_at": now,
+        "updated_at": now,
+        "blob_bytes": blob_bytes,
+    }
+    if direct is not None:
+        common.update(direct.claimed_columns())
     jobs = [
         NewJob(
             id=job_id,
-            user_id=caller.user_id,
-            api_key_id=caller.key_id,
-            request_id=request_id,
-            action=action,
-            status=status,
-            channel=channel,
             payload=payload,
-            progress_stage=status,
-            progress_percent=0.0,
-            resource_type=resource[0] if resource else spec.resource_type,
-            resource_id=resource[1] if resource else None,
-            scheduled_at=scheduled_at or now,
-            attempt_count=0,
-            billing_status=spec.price.billing,
             reserved_credits=reserved,
-            charged_credits=0,
-            pending_units=0.0,
-            created_at=now,
-            updated_at=now,
             job_metadata=payload.get("metadata"),
-            blob_bytes=blob_bytes,
+            **common,
         )
         for payload, (job_id, reserved) in zip(payloads, holds, strict=True)
     ]
     await insert_rows(session, _JOB_TABLE, [job.row() for job in jobs])
-    await notifier.publish(session, NEW_JOB_CHANNEL, action)
+    if direct is not None:
+        handoff.start_on_commit(session, direct, _claimed(jobs[0]))
+    else:
+        await notifier.publish(session, NEW_JOB_CHANNEL, action)
     return jobs
+
+
+def _claimed(job: NewJob) -> handoff.ClaimedJob:
+    return handoff.ClaimedJob(
+        id=job.id,
+        user_id=job.user_id,
+        action=job.action,
+        payload=job.payload,
+        request_id=job.request_id,
+        attempt_count=job.attempt_count,
+        billing_status=job.billing_status,
+        blob_bytes=job.blob_bytes,
+    )
 
 
 def _reservation(spec: ActionSpec, payload: dict[str, Any]) -> int:
@@ -139,12 +164,9 @@ async def _check_concurrency(session: AsyncSession, caller: Caller, *, adding: i
     outreach: already one interval apart per channel) is not concurrent work, so a paced batch of sends
     does not use up the account's concurrency."""
     limit = caller.plan.max_active_jobs
-    active_or_due = or_(
-        Job.status.in_(UNDER_WAY), and_(Job.status.in_(PENDING), Job.scheduled_at <= utcnow())
+    active = await session.scalar(
+        _COUNT_ACTIVE, {"a_user": caller.user_id, "a_now": utcnow(), "a_limit": limit}
     )
-    # Counting stops at the limit: the cost stays bounded however long the account's backlog is.
-    active_rows = select(Job.id).where(Job.user_id == caller.user_id, active_or_due).limit(limit).subquery()
-    active = await session.scalar(select(func.count()).select_from(active_rows))
     if (active or 0) + adding > limit:
         raise ApiError(
             "api_rate_limit_exceeded",
@@ -180,22 +202,28 @@ async def read_job(
     statement execution machinery, which together cost more than the round trip."""
     row = None
     if len(job_id) <= 64:
-        row = await reads.first(_READ_JOB, {"job_id": job_id})
+        row = await reads.first(PUBLIC_JOB_READ, {"job_id": job_id})
     _check_owned(row, caller, write=False, actions=actions)
     assert row is not None
     return public_job(row)
 
 
 _JOB_TABLE = cast(Table, Job.__table__)
-# What the public job and the ownership check read, and nothing else: every column costs its decoding.
-_PUBLIC_COLUMNS = (
-    "id", "user_id", "action", "status", "channel", "job_metadata", "progress_stage", "progress_percent",
-    "resource_type", "resource_id", "scheduled_at", "started_at", "finished_at", "attempt_count",
-    "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units",
-)  # fmt: skip
-_READ_JOB = select(*(_JOB_TABLE.c[name] for name in _PUBLIC_COLUMNS)).where(
-    _JOB_TABLE.c.id == bindparam("job_id")
+# An account's jobs under way or due now, counted up to the plan's limit: the cost stays bounded however
+# long its backlog is. Built once (a creation's hottest read).
+_ACTIVE_ROWS = (
+    select(_JOB_TABLE.c.id)
+    .where(
+        _JOB_TABLE.c.user_id == bindparam("a_user"),
+        or_(
+            _JOB_TABLE.c.status.in_(UNDER_WAY),
+            and_(_JOB_TABLE.c.status.in_(PENDING), _JOB_TABLE.c.scheduled_at <= bindparam("a_now")),
+        ),
+    )
+    .limit(bindparam("a_limit", type_=Integer))
+    .subquery()
 )
+_COUNT_ACTIVE = select(func.count()).select_from(_ACTIVE_ROWS)
 
 
 def _check_owned(

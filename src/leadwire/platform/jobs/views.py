@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from leadwire.platform.jobs.models import JobLike
+from sqlalchemy import Table, bindparam, select
+
+from leadwire.platform.jobs.models import Job, JobLike
 from leadwire.platform.jobs.registry import registry
 from leadwire.platform.jobs.schemas import (
     Channel,
@@ -18,6 +20,17 @@ from leadwire.platform.jobs.schemas import (
     ReducedJob,
 )
 from leadwire.platform.time import iso
+
+_JOB_TABLE = cast(Table, Job.__table__)
+# What the public job and the ownership check read, and nothing else: every column costs its decoding.
+PUBLIC_COLUMNS = (
+    "id", "user_id", "action", "status", "channel", "job_metadata", "progress_stage", "progress_percent",
+    "resource_type", "resource_id", "scheduled_at", "started_at", "finished_at", "attempt_count",
+    "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units",
+)  # fmt: skip
+PUBLIC_JOB_READ = select(*(_JOB_TABLE.c[name] for name in PUBLIC_COLUMNS)).where(
+    _JOB_TABLE.c.id == bindparam("job_id")
+)
 
 
 def public_job(job: JobLike) -> PublicJob:
