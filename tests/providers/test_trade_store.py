@@ -7,16 +7,19 @@ rows" is checked by every assertion. Expected figures come from the rows in `tes
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from leadwire.providers.trade import Group, TradeFilters, TradeScope, TradeStore, TradeStoreError
 from leadwire.providers.trade_duckdb import DuckDBTradeStore
 from leadwire.providers.trade_postgres import PostgresTradeStore
 from leadwire.providers.trade_schema import DUCKDB_FILE
+from leadwire.sandbox.trade import BY_EXPORTER_TABLE, write_for_companies
 from tests.support.faults import terminate_backends
 from tests.support.trade import ACME, BERLIN, HANOI, OSAKA, SHENZHEN, SHIPMENTS, _row
 from tests.support.trade_stores import asyncpg_dsn, load_postgres, load_world
@@ -245,3 +248,74 @@ async def test_the_duckdb_store_sees_an_ingest_without_a_restart(tmp_path: Path)
     finally:
         await store.close()
     assert not any(Path(d).exists() for d in spill_dirs)
+
+
+# The DuckDB file's layout: one company's rows are found without reading the others'. -------------------
+
+
+def _stored_order(con: duckdb.DuckDBPyConnection, table: str, key: str) -> list[tuple[object, ...]]:
+    """The rows' (key, date, id) in the order the file stores them (a one-thread scan keeps it)."""
+    con.execute("SET threads = 1")
+    return con.execute(f"SELECT {key}, date, id FROM {table}").fetchall()
+
+
+def test_a_written_file_keeps_the_rows_ordered_by_importer_and_a_copy_by_exporter(tmp_path: Path) -> None:
+    world = load_world(tmp_path / "world")
+    with duckdb.connect(str(world / DUCKDB_FILE), read_only=True) as con:
+        by_importer = _stored_order(con, "shipments", "importer_name")
+        by_exporter = _stored_order(con, BY_EXPORTER_TABLE, "exporter_name")
+        assert by_importer == sorted(by_importer) and len(by_importer) == len(SHIPMENTS)
+        assert by_exporter == sorted(by_exporter)
+        differ = f"SELECT * FROM shipments EXCEPT ALL SELECT * FROM {BY_EXPORTER_TABLE}"
+        assert con.execute(f"SELECT count(*) FROM ({differ})").fetchone() == (0,)
+
+
+async def test_the_store_asks_the_exporter_copy_and_a_file_without_it_still_answers(tmp_path: Path) -> None:
+    world = load_world(tmp_path / "world")
+    store = DuckDBTradeStore(world / DUCKDB_FILE)
+    try:
+        expected = await store.counterparties(OSAKA, "exporter", EXPORTS_YEAR, page=1, page_size=20)
+        assert store.table_of("exporter").endswith(BY_EXPORTER_TABLE)
+        assert store.table_of("importer") == store.table
+    finally:
+        await store.close()
+    with duckdb.connect(str(world / DUCKDB_FILE)) as con:  # as a file written before the copy existed
+        con.execute(f"DROP TABLE {BY_EXPORTER_TABLE}")
+    older = DuckDBTradeStore(world / DUCKDB_FILE)
+    try:
+        answer = await older.counterparties(OSAKA, "exporter", EXPORTS_YEAR, page=1, page_size=20)
+        assert older.table_of("exporter") == older.table
+        assert answer == expected
+    finally:
+        await older.close()
+
+
+def test_a_query_for_one_company_reads_only_the_row_groups_that_hold_it(tmp_path: Path) -> None:
+    """Eight companies' rows in random order, many row groups: after the layout, one company's query
+    skips most of them, on either side."""
+    out = tmp_path / DUCKDB_FILE
+    with duckdb.connect() as con:
+        con.execute("SET threads = 2")
+        con.execute(
+            "CREATE TABLE shipments AS SELECT i AS id, DATE '2024-01-01' + (i % 300)::INT AS date, "
+            "NULL::VARCHAR AS importer_id, NULL::VARCHAR AS exporter_id, "
+            "'Importer ' || (hash(i) % 8) AS importer_name, "
+            "'Exporter ' || (hash(i * 7) % 8) AS exporter_name, "
+            "'USA' AS importer_country3, 'DEU' AS exporter_country3, 'DEU' AS origin_country3, "
+            "'USA' AS destination_country3, '847130' AS hs_code, NULL::VARCHAR AS product_description, "
+            "1.0 AS quantity, 1.0 AS weight_kg, 100.0 AS amount_usd, true AS in_imports, false AS in_exports "
+            "FROM range(1000000) t(i) ORDER BY hash(i)"
+        )
+        con.execute(f"ATTACH '{out}' AS written")
+        write_for_companies(con, "SELECT * FROM shipments", "written")
+        con.execute("DETACH written")
+    with duckdb.connect(str(out), read_only=True) as con:
+        for table, side in (("shipments", "importer"), (BY_EXPORTER_TABLE, "exporter")):
+            plan = con.execute(
+                f"EXPLAIN ANALYZE SELECT count(*) FROM {table} WHERE {side}_name = ? AND in_imports",
+                [f"{side.title()} 3"],
+            ).fetchall()[0][1]
+            counts = re.search(r"Row Groups Scanned: (\d+) / (\d+)", plan)
+            assert counts is not None, plan
+            scanned, total = int(counts[1]), int(counts[2])
+            assert total >= 8 and scanned <= total // 4 + 1, plan

@@ -167,6 +167,11 @@ class TradeStore(ABC):
     async def close(self) -> None:
         return None
 
+    def table_of(self, role: Role) -> str:
+        """The table laid out for questions about one company on side `role` (its rows found without
+        reading the others'): the shipments table unless the store keeps a copy ordered for that side."""
+        return self.table
+
     # -- the questions -------------------------------------------------------------------------
 
     async def companies(
@@ -229,7 +234,7 @@ class TradeStore(ABC):
         )
         rows = await self._fetch(
             f"SELECT {grouping.keys[0]} AS k0, {_measures(grouping)} "
-            f"FROM {self.table} WHERE {sql.clause} GROUP BY k0 ORDER BY k0",
+            f"FROM {self.table_of(role)} WHERE {sql.clause} GROUP BY k0 ORDER BY k0",
             sql.params,
         )
         return [_group(row[:1], row[1:]) for row in rows]
@@ -246,7 +251,7 @@ class TradeStore(ABC):
         if countries:
             sql.where(f"{role}_country3 IN ({', '.join(sql.param(c) for c in countries)})")
         rows = await self._fetch(
-            f"SELECT {role}_name, {role}_country3, {role}_id, COUNT(*) FROM {self.table} "
+            f"SELECT {role}_name, {role}_country3, {role}_id, COUNT(*) FROM {self.table_of(role)} "
             f"WHERE {sql.clause} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
             sql.params,
         )
@@ -263,15 +268,15 @@ class TradeStore(ABC):
         page_size: int,
     ) -> GroupPage:
         sql = _Sql()
+        table = self.table
         if company is not None:
             role, name = company
             sql.where(f"{role}_name = {sql.param(name)}")
+            table = self.table_of(role)
         sql.scope(scope)
         keys = ", ".join(f"{expr} AS k{i}" for i, expr in enumerate(grouping.keys))
         aliases = ", ".join(f"k{i}" for i in range(len(grouping.keys)))
-        grouped = (
-            f"SELECT {keys}, {_measures(grouping)} FROM {self.table} WHERE {sql.clause} GROUP BY {aliases}"
-        )
+        grouped = f"SELECT {keys}, {_measures(grouping)} FROM {table} WHERE {sql.clause} GROUP BY {aliases}"
         limit, offset = sql.param(page_size), sql.param((page - 1) * page_size)
         rows = await self._fetch(
             f"WITH g AS ({grouped}) SELECT *, COUNT(*) OVER () AS total_groups, "

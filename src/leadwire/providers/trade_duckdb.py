@@ -23,6 +23,7 @@ import duckdb
 
 from leadwire.providers.trade import Role, TradeStore, TradeStoreError
 from leadwire.providers.trade_schema import DUCKDB_TABLE
+from leadwire.sandbox.trade import BY_EXPORTER_TABLE
 
 _log = logging.getLogger(__name__)  # the cause in full for the operator; the job says less
 
@@ -43,6 +44,9 @@ class DuckDBTradeStore(TradeStore):
         self._connection: duckdb.DuckDBPyConnection | None = None
         self._identity: _FileIdentity | None = None
         self._names: dict[tuple[_FileIdentity, Role], list[str]] = {}
+        # Whether the open file keeps the rows ordered by exporter too (`order_for_companies`); files
+        # written before that layout do not.
+        self._exporter_copy = False
         # Spills of a read-only database cannot go beside the file: each instance gets a directory of
         # its own (instances share no spill files), removed with the store.
         self._spill_dirs: list[str] = []
@@ -52,6 +56,13 @@ class DuckDBTradeStore(TradeStore):
 
     async def company_names(self, role: Role) -> list[str]:
         return await asyncio.to_thread(self._names_of, role)
+
+    def table_of(self, role: Role) -> str:
+        """The copy ordered by exporter for an exporter's questions, when the file has it (as of the
+        file last opened: a file replaced since has it too, since every writer lays both out)."""
+        with self._lock:
+            copy = self._exporter_copy
+        return f"{_ALIAS}.{BY_EXPORTER_TABLE}" if role == "exporter" and copy else self.table
 
     async def close(self) -> None:
         with self._lock:
@@ -121,7 +132,15 @@ class DuckDBTradeStore(TradeStore):
             raise TradeStoreError(f"cannot open the trade data ({type(exc).__name__})") from exc
         self._connection = connection
         self._identity = identity
+        self._exporter_copy = _has_table(connection, BY_EXPORTER_TABLE)
         self._names = {key: names for key, names in self._names.items() if key[0] == identity}
+
+
+def _has_table(connection: duckdb.DuckDBPyConnection, name: str) -> bool:
+    found = connection.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = ?", [_ALIAS, name]
+    ).fetchone()
+    return bool(found and found[0])
 
 
 def _quoted(path: Path) -> str:

@@ -49,7 +49,7 @@ from leadwire.providers.trade_schema import (
     POSTGRES_TABLE,
 )
 from leadwire.sandbox.ingest import IngestError, IngestReport
-from leadwire.sandbox.trade import SHIPMENTS_DDL
+from leadwire.sandbox.trade import write_for_companies
 
 STORES = ("duckdb", "postgres")
 MAX_ERRORS = 100
@@ -272,52 +272,65 @@ def _clean_exprs() -> list[str]:
 
 
 def _write_duckdb(con: duckdb.DuckDBPyConnection, world_dir: Path, report: ShipmentIngestReport) -> None:
+    """Copy-on-write: the stored rows and the new ones are written, laid out for companies, into a new
+    file that replaces the old one at once; readers keep the old file until they reopen."""
     world_dir.mkdir(parents=True, exist_ok=True)
     target = world_dir / DUCKDB_FILE
     tmp = world_dir / f".{DUCKDB_FILE}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    previous = tmp.with_name(tmp.name + ".previous")
     with _locked(world_dir / f"{DUCKDB_FILE}.lock"):
         wal = _wal(target)
         try:
+            old = None
             if target.exists():
-                _copy(target, tmp)
-                if wal.exists():  # an unclean close: DuckDB replays the copied log on attach
-                    _copy(wal, _wal(tmp))
-            _upsert_duckdb(con, tmp, report)
+                old = target
+                if wal.exists():  # an unclean close: a copy of both, whose log DuckDB replays on attach
+                    old = previous
+                    _copy(target, previous)
+                    _copy(wal, _wal(previous))
+            _merge_duckdb(con, old, tmp, report)
             _fsync(tmp)
             os.replace(tmp, target)
             _fsync(world_dir)
             wal.unlink(missing_ok=True)  # merged into the new file
         finally:
-            tmp.unlink(missing_ok=True)
-            _wal(tmp).unlink(missing_ok=True)
+            for leftover in (tmp, previous):
+                leftover.unlink(missing_ok=True)
+                _wal(leftover).unlink(missing_ok=True)
 
 
-def _upsert_duckdb(con: duckdb.DuckDBPyConnection, file: Path, report: ShipmentIngestReport) -> None:
-    con.execute(f"ATTACH {_quote(str(file))} AS dst")
+def _merge_duckdb(
+    con: duckdb.DuckDBPyConnection, old: Path | None, out: Path, report: ShipmentIngestReport
+) -> None:
+    """Write into `out` the rows of `old` that the ingest does not replace, and the ingest's rows."""
+    matched = unchanged = 0
+    rows = "SELECT * FROM clean"
+    attached = ["dst"]
+    con.execute(f"ATTACH {_quote(str(out))} AS dst")
     try:
-        sql = "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'dst' AND table_name = ?"
-        if not _scalar(con, sql, [DUCKDB_TABLE]):
-            con.execute("USE dst")
-            con.execute(SHIPMENTS_DDL)
-            con.execute("USE memory")
-        same = " AND ".join(f"s.{c} IS NOT DISTINCT FROM c.{c}" for c in COLUMN_NAMES)
-        con.execute("BEGIN")
-        matched = _scalar(con, f"SELECT count(*) FROM clean WHERE id IN (SELECT id FROM dst.{DUCKDB_TABLE})")
-        unchanged = _scalar(
-            con,
-            f"SELECT count(DISTINCT c.id) FROM clean c JOIN dst.{DUCKDB_TABLE} s ON s.id = c.id AND {same}",
-        )
-        con.execute(f"DELETE FROM dst.{DUCKDB_TABLE} WHERE id IN (SELECT id FROM clean)")
-        con.execute(f"INSERT INTO dst.{DUCKDB_TABLE} BY NAME SELECT * FROM clean")
-        con.execute("COMMIT")
+        if old is not None:
+            # The live file read-only (readers share it); a copy with a log read-write, to replay it.
+            mode = " (READ_ONLY)" if old.name == DUCKDB_FILE else ""
+            con.execute(f"ATTACH {_quote(str(old))} AS old{mode}")
+            attached.append("old")
+            sql = "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'old' AND table_name = ?"
+            if _scalar(con, sql, [DUCKDB_TABLE]):
+                same = " AND ".join(f"s.{c} IS NOT DISTINCT FROM c.{c}" for c in COLUMN_NAMES)
+                stored = f"old.{DUCKDB_TABLE}"
+                matched = _scalar(con, f"SELECT count(*) FROM clean WHERE id IN (SELECT id FROM {stored})")
+                unchanged = _scalar(
+                    con, f"SELECT count(DISTINCT c.id) FROM clean c JOIN {stored} s ON s.id = c.id AND {same}"
+                )
+                columns = ", ".join(COLUMN_NAMES)
+                rows = (
+                    f"SELECT {columns} FROM {stored} WHERE id NOT IN (SELECT id FROM clean) "
+                    f"UNION ALL SELECT {columns} FROM clean"
+                )
+        write_for_companies(con, rows, "dst")
         con.execute("CHECKPOINT dst")
-    except BaseException:
-        with contextlib.suppress(duckdb.Error):
-            con.execute("ROLLBACK")
-        raise
     finally:
-        con.execute("USE memory")
-        con.execute("DETACH dst")
+        for name in attached:
+            con.execute(f"DETACH {name}")
     report.inserted = report.rows - matched
     report.updated = matched - unchanged
     report.unchanged = unchanged

@@ -16,14 +16,40 @@ from leadwire.sandbox.companies import Company
 from leadwire.sandbox.config import SizeConfig, stage_rng
 from leadwire.sandbox.geo import countries
 
-SHIPMENTS_DDL = """
-CREATE TABLE shipments (
+_COLUMN_TYPES = """
   id BIGINT, date DATE, importer_id VARCHAR, exporter_id VARCHAR,
   importer_name VARCHAR, exporter_name VARCHAR,
   importer_country3 VARCHAR, exporter_country3 VARCHAR, origin_country3 VARCHAR, destination_country3 VARCHAR,
   hs_code VARCHAR, product_description VARCHAR, quantity DOUBLE, weight_kg DOUBLE, amount_usd DOUBLE,
   in_imports BOOLEAN, in_exports BOOLEAN
-)"""
+"""
+_COLUMNS = tuple(line.split()[0] for line in _COLUMN_TYPES.replace(",", "\n").splitlines() if line.strip())
+SHIPMENTS_DDL = f"CREATE TABLE shipments ({_COLUMN_TYPES})"
+# A copy of the rows ordered by exporter: `shipments` itself is ordered by importer (`write_for_companies`).
+BY_EXPORTER_TABLE = "shipments_by_exporter"
+_BY_IMPORTER = "importer_name, date, id"
+_BY_EXPORTER = "exporter_name, date, id"
+
+
+def write_for_companies(con: duckdb.DuckDBPyConnection, rows: str, database: str) -> None:
+    """Write the shipments that query `rows` selects into the empty database `database`, laid out so
+    that one company's rows are found without reading the others': table `shipments` ordered by
+    (importer_name, date, id) and a copy ordered by (exporter_name, date, id).
+
+    DuckDB keeps each column's min and max per row group: a query for one name reads only the row
+    groups that can hold it, so a section's cost follows the company's rows instead of the table's.
+    Each side needs its own order, hence the copy (the file about doubles); the trade store reads the
+    copy for exporters when the file has it (`DuckDBTradeStore.table_of`). Written into a fresh file,
+    not over the old rows in place, so the file holds no space freed by them."""
+    columns = ", ".join(_COLUMNS)
+    con.execute(f"CREATE TABLE {database}.shipments ({_COLUMN_TYPES})")
+    con.execute(f"INSERT INTO {database}.shipments SELECT {columns} FROM ({rows}) ORDER BY {_BY_IMPORTER}")
+    con.execute(
+        f"CREATE TABLE {database}.{BY_EXPORTER_TABLE} AS "
+        f"SELECT * FROM {database}.shipments ORDER BY {_BY_EXPORTER}"
+    )
+
+
 _NATIONAL_SUFFIXES = ("0000", "1000", "2000", "9000", "1010", "9090", "0010", "8000")
 # HS chapter -> typical value in USD per kg
 _PRICE_PER_KG = {
@@ -92,24 +118,37 @@ def build_trade(
     rng = stage_rng(seed, "trade")
     products = _Products([], [], np.zeros(0), np.zeros(0))
     net = _network(rng, companies, products)
-    con = duckdb.connect(str(path))
+    # Generated in a staging file, then written ordered into `path` (`write_for_companies`).
+    staging = path.with_name(f".{path.name}.staging")
+    staging.unlink(missing_ok=True)
+    con = duckdb.connect(str(staging))
     try:
         con.execute("SET enable_progress_bar = false")
         con.execute(SHIPMENTS_DDL)
-        if len(net.exporters) == 0:
+        traded: set[int] = set()
+        if len(net.exporters):
+            traded = _stage_raw(con, rng, cfg, as_of, companies, net, products, advance)
+            _load_lookups(con, companies, products)
+            con.execute(_INSERT)
+            con.execute("DROP TABLE raw; DROP TABLE lk_company; DROP TABLE lk_product; DROP TABLE lk_country")
+        path.unlink(missing_ok=True)
+        con.execute(f"ATTACH '{_quoted(path)}' AS written")
+        write_for_companies(con, "SELECT * FROM shipments", "written")
+        con.execute("CHECKPOINT written")
+        con.execute("DETACH written")
+        if not len(net.exporters):
             advance(2 * cfg.shipments)
             return TradeResult(0, set())
-        traded = _stage_raw(con, rng, cfg, as_of, companies, net, products, advance)
-        _load_lookups(con, companies, products)
-        con.execute("SET threads = 1")  # one thread keeps the joined rows in id (= date) order
-        con.execute(_INSERT)
-        con.execute("RESET threads")
-        con.execute("DROP TABLE raw; DROP TABLE lk_company; DROP TABLE lk_product; DROP TABLE lk_country")
-        con.execute("CHECKPOINT")
         advance(cfg.shipments)
         return TradeResult(cfg.shipments, traded)
     finally:
         con.close()
+        staging.unlink(missing_ok=True)
+        staging.with_name(staging.name + ".wal").unlink(missing_ok=True)
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("'", "''")
 
 
 def _stage_raw(
