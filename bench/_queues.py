@@ -411,3 +411,26 @@ class PgQueuer(System):
     def check(self, workload: Workload, jobs: int) -> str:
         done = asyncio.run(_fetchrow(self.dsn, self.done_sql))[0]
         return _check_accounting(self.dsn, workload, jobs, done)
+
+
+# --- the baselines with batched accounting ----------------------------------------------------------
+
+
+class ProcrastinateBatched(Procrastinate):
+    """procrastinate whose tasks account with a batched flush (BENCH_ACCOUNTING=batched)."""
+
+    name = "procrastinate_batched"
+    db_tag = "pqb"
+
+    def worker_env(self) -> dict[str, str]:
+        return {**super().worker_env(), "BENCH_ACCOUNTING": "batched"}
+
+
+class PgQueuerBatched(PgQueuer):
+    """PgQueuer whose tasks account with a batched flush (BENCH_ACCOUNTING=batched)."""
+
+    name = "pgqueuer_batched"
+    db_tag = "pgqb"
+
+    def worker_env(self) -> dict[str, str]:
+        return {**super().worker_env(), "BENCH_ACCOUNTING": "batched"}
