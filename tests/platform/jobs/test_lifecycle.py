@@ -300,7 +300,7 @@ async def test_a_claim_that_ends_after_shutdown_began_hands_its_jobs_back(
     ]
     worker = Worker(runtime, concurrency=2)
     worker.stop()  # as if the signal came while the claim's transaction ran
-    assert await worker._claim() == 0
+    assert await worker._claim() is False
     job = assert_ok(await client.get(f"/api/v2/jobs/{job_id}", headers=acct.headers))["item"]
     assert job["status"] == "queued"
     assert job["attempt_count"] == 0  # never started: the claim's attempt is given back

@@ -90,8 +90,7 @@ class Worker:
                 while not self._stopping.is_set():
                     try:
                         await self._housekeeping()
-                        claimed = await self._claim()
-                        if not claimed:
+                        if not await self._claim():
                             await self._idle(new_jobs)
                         delay = RETRY_FIRST_SECONDS
                     except Exception as exc:
@@ -162,10 +161,13 @@ class Worker:
         except Exception as exc:  # its row goes stale and stops counting all the same
             _log_step_failure("leaving", exc)
 
-    async def _claim(self) -> int:
+    async def _claim(self) -> bool:
+        """Claim due jobs into the free slots; True when it filled them all (more may be due: claim again
+        at once), False when the queue had fewer (sleep until told: a notification that comes meanwhile
+        is kept by the subscription, so none is missed)."""
         free = self._free_slots
         if free <= 0:
-            return 0
+            return False
         self._held_slots += free  # a hand-off meanwhile must not take a slot this claim may fill
         try:
             async with transaction(self.runtime.sessionmaker) as session:
@@ -185,10 +187,10 @@ class Worker:
                 await queue.release(
                     session, owner=self.owner, job_ids=[job.id for job in jobs], started=False
                 )
-            return 0
+            return False
         for job in jobs:
             self._running[job.id] = asyncio.create_task(self._execute(job), name=f"job-{job.id}")
-        return len(jobs)
+        return len(jobs) == free
 
     async def _idle(self, new_jobs: Any) -> None:
         """Sleep until a job is announced, a slot frees, the next scheduled job is due, or the poll tick."""
