@@ -11,7 +11,6 @@ from pathlib import Path
 
 import httpx
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs import handoff, presence
@@ -34,6 +33,19 @@ async def _stored(runtime: Runtime, job_id: str) -> Job:
     return job
 
 
+async def _settled(worker: Worker) -> None:
+    """Until the worker sleeps waiting for new jobs: its first claim is over (a claim holds the free
+    slots, so a creation meanwhile goes to the queue), and with `NO_POLL` it claims nothing more
+    unless told."""
+    await worker.announced.wait()
+    for _ in range(1000):
+        wake = worker._wake
+        if wake is not None and wake._event._waiters:  # asleep in its idle wait
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the worker never settled")
+
+
 async def _until_exists(path: Path) -> None:
     for _ in range(400):
         if path.exists():
@@ -49,7 +61,7 @@ async def test_a_job_created_beside_a_free_worker_is_created_claimed_and_runs_wi
     acct = await accounts.create()
     started, release = tmp_path / "started", tmp_path / "release"
     async with running_worker(runtime, concurrency=2) as worker:
-        await worker.announced.wait()
+        await _settled(worker)
         body = {"started_file": str(started), "block_file": str(release)}
         created = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]
         assert created["status"] == "running"
@@ -65,10 +77,11 @@ async def test_a_job_created_beside_a_free_worker_is_created_claimed_and_runs_wi
 async def test_a_full_worker_takes_no_job_and_the_queue_keeps_it(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, tmp_path: Path
 ) -> None:
+    runtime.settings = runtime.settings.model_copy(update={"worker_poll_seconds": NO_POLL})
     acct = await accounts.create()
     release = tmp_path / "release"
     async with running_worker(runtime, concurrency=1) as worker:
-        await worker.announced.wait()
+        await _settled(worker)
         first = assert_ok(await create_echo(client, acct.headers, {"block_file": str(release)}), 202)["item"]
         second = assert_ok(await create_echo(client, acct.headers, {"message": "later"}), 202)["item"]
         assert first["status"] == "running" and second["status"] == "queued"
@@ -90,28 +103,20 @@ async def test_a_stopping_worker_takes_nothing(
         assert created["status"] == "queued"
 
 
-async def _taken_when_free(session: AsyncSession) -> handoff.Taken:
-    """A slot of the worker, once it is not looking for work itself (a claim holds its free slots)."""
-    for _ in range(400):
-        taken = handoff.take(session, "test.echo", utcnow())
-        if taken is not None:
-            return taken
-        await asyncio.sleep(0.01)
-    raise AssertionError("the worker never offered a slot")
-
-
 async def test_a_creation_that_rolls_back_gives_its_slot_back(runtime: Runtime) -> None:
     runtime.settings = runtime.settings.model_copy(update={"worker_poll_seconds": NO_POLL})
     async with running_worker(runtime, concurrency=1) as worker:
-        await worker.announced.wait()
+        # Settled first: on SQLite the session below holds the write lock, which a claim would wait
+        # for while holding the worker's free slots.
+        await _settled(worker)
         async with runtime.sessionmaker() as session:
             await session.execute(text("SELECT 1"))
-            await _taken_when_free(session)
+            assert handoff.take(session, "test.echo", utcnow()) is not None
             assert handoff.take(session, "test.echo", utcnow()) is None  # its one slot is held
             await session.rollback()
         async with runtime.sessionmaker() as session:
             await session.execute(text("SELECT 1"))
-            await _taken_when_free(session)  # free again
+            assert handoff.take(session, "test.echo", utcnow()) is not None  # free again
             await session.rollback()
 
 
