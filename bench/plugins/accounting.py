@@ -52,6 +52,7 @@ class Batched:
         self.pool = pool
         self.waiting: list[tuple[str, str, asyncio.Future[None]]] = []
         self.ready = asyncio.Event()
+        self.flushes = 0  # statements written, for the bench's own test
         self.flusher = asyncio.create_task(self._flush())
 
     async def debit(self, account_id: str, job_ref: str) -> None:
@@ -67,6 +68,7 @@ class Batched:
             batch, self.waiting = self.waiting, []
             if not batch:
                 continue
+            self.flushes += 1
             try:
                 await self.pool.execute(DEBIT_MANY, [a for a, _, _ in batch], [r for _, r, _ in batch])
             except Exception as exc:
