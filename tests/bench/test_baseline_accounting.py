@@ -29,8 +29,12 @@ async def pool(pg_database: str) -> AsyncIterator[asyncpg.Pool]:
     finally:
         await connection.close()
     opened = await accounting.open_pool(dsn, 4)
-    yield opened
-    await opened.close()
+    try:
+        yield opened
+    finally:
+        # The session's test database is shared: the app's schema must be all it holds after.
+        await opened.execute("DROP TABLE bench_balance, bench_ledger")
+        await opened.close()
 
 
 async def _books(pool: asyncpg.Pool) -> tuple[int, int, int]:
