@@ -322,3 +322,30 @@ def test_cli_prints_the_report_and_fails_on_errors(
     assert json.loads(result.stdout.strip().splitlines()[-1])["accepted"] is False
     assert f"{bad}: line 3, field hs_code: must be 2 to 10 digits" in result.stderr
     assert [r["id"] for r in store.rows()] == [1]
+
+
+def test_duckdb_ingest_over_a_file_a_killed_writer_left_with_its_log(tmp_path: Path) -> None:
+    """A writer killed before its checkpoint leaves `trade.duckdb.wal` beside the file: the ingest
+    replays that log in a private copy (the live file stays read-only for its readers), keeps the
+    logged rows, and the new file leaves no log behind."""
+    import subprocess
+    import sys
+
+    world = tmp_path / "world"
+    world.mkdir()
+    file = world / "trade.duckdb"
+    killed = (
+        "import duckdb, os, sys\n"
+        f"con = duckdb.connect({str(file)!r})\n"
+        f"con.execute({SHIPMENTS_DDL!r})\n"
+        "con.execute('CHECKPOINT')\n"
+        "con.execute(\"INSERT INTO shipments VALUES (7, DATE '2023-01-02', NULL, NULL, 'Logged', 'Logged',"
+        " 'USA', 'DEU', 'DEU', 'USA', '84', NULL, 1, 1, 1, true, false)\")\n"
+        "os._exit(0)  # no close, no checkpoint: the row is only in the log\n"
+    )
+    subprocess.run([sys.executable, "-c", killed], check=True, timeout=60)
+    assert (world / "trade.duckdb.wal").exists()
+    report = Store("duckdb", world, None).ingest(_csv(tmp_path / "a.csv", [REQUIRED_ROW]))
+    assert (report.inserted, report.updated, report.unchanged) == (1, 0, 0)
+    assert [r["id"] for r in Store("duckdb", world, None).rows()] == [1, 7]
+    assert sorted(p.name for p in world.iterdir()) == ["trade.duckdb", "trade.duckdb.lock"]

@@ -281,14 +281,13 @@ def _write_duckdb(con: duckdb.DuckDBPyConnection, world_dir: Path, report: Shipm
     with _locked(world_dir / f"{DUCKDB_FILE}.lock"):
         wal = _wal(target)
         try:
-            old = None
-            if target.exists():
-                old = target
-                if wal.exists():  # an unclean close: a copy of both, whose log DuckDB replays on attach
-                    old = previous
-                    _copy(target, previous)
-                    _copy(wal, _wal(previous))
-            _merge_duckdb(con, old, tmp, report)
+            old, shared = (target, True) if target.exists() else (None, False)
+            if old is not None and wal.exists():
+                # An unclean close: a private copy of both, whose log DuckDB replays on attach.
+                old, shared = previous, False
+                _copy(target, previous)
+                _copy(wal, _wal(previous))
+            _merge_duckdb(con, old, tmp, report, shared=shared)
             _fsync(tmp)
             os.replace(tmp, target)
             _fsync(world_dir)
@@ -300,18 +299,17 @@ def _write_duckdb(con: duckdb.DuckDBPyConnection, world_dir: Path, report: Shipm
 
 
 def _merge_duckdb(
-    con: duckdb.DuckDBPyConnection, old: Path | None, out: Path, report: ShipmentIngestReport
+    con: duckdb.DuckDBPyConnection, old: Path | None, out: Path, report: ShipmentIngestReport, *, shared: bool
 ) -> None:
-    """Write into `out` the rows of `old` that the ingest does not replace, and the ingest's rows."""
+    """Write into `out` the rows of `old` that the ingest does not replace, and the ingest's rows.
+    `shared`: `old` is the live file, which readers hold open: attached read-only."""
     matched = unchanged = 0
     rows = "SELECT * FROM clean"
     attached = ["dst"]
     con.execute(f"ATTACH {_quote(str(out))} AS dst")
     try:
         if old is not None:
-            # The live file read-only (readers share it); a copy with a log read-write, to replay it.
-            mode = " (READ_ONLY)" if old.name == DUCKDB_FILE else ""
-            con.execute(f"ATTACH {_quote(str(old))} AS old{mode}")
+            con.execute(f"ATTACH {_quote(str(old))} AS old{' (READ_ONLY)' if shared else ''}")
             attached.append("old")
             sql = "SELECT count(*) FROM duckdb_tables() WHERE database_name = 'old' AND table_name = ?"
             if _scalar(con, sql, [DUCKDB_TABLE]):

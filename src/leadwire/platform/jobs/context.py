@@ -5,7 +5,6 @@ queue."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,11 +13,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.billing.prices import DEFAULT_KIND
-from leadwire.platform.db import is_transient, transaction
+from leadwire.platform.db import transaction
 from leadwire.platform.jobs.models import JobBlob
 from leadwire.platform.runtime import Runtime
-
-log = logging.getLogger("leadwire.worker")
 
 ProgressReport = Callable[[str, float, float], Awaitable[None]]
 
@@ -40,7 +37,7 @@ class JobContext:
     user_id: str
     attempt: int
     owner: str
-    # Records (stage, percent, pending units) for this job, in a transaction of its own (`queue`).
+    # Takes (stage, percent, pending units) for this job (`progress.ProgressWriter.report`).
     report: ProgressReport | None = None
     units_by_kind: dict[str, float] = field(default_factory=dict)
 
@@ -71,14 +68,7 @@ class JobContext:
         return sum(self.units_by_kind.values())
 
     async def progress(self, stage: str, percent: float) -> None:
-        """Best effort: a database that fails for a moment delays the report, never fails the job."""
-        if self.report is None:
-            return
-        try:
+        """Returns at once: the runner's `ProgressWriter` writes the latest report later, and a failed
+        write never fails the job."""
+        if self.report is not None:
             await self.report(stage, percent, self.units)
-        except Exception as exc:
-            if not is_transient(exc):
-                raise
-            log.warning(
-                "progress of job %s not recorded: database unavailable (%s)", self.job_id, type(exc).__name__
-            )
