@@ -28,7 +28,7 @@ __all__ = [
     "SENIORITIES",
     "Edge",
     "Hierarchy",
-    "Node",
+    "HierarchyNode",
     "TitleClass",
     "classify_title",
     "infer_hierarchy",
@@ -58,8 +58,10 @@ MIN_CONFIDENCE = 0.3  # below this an edge is a guess: leave the person unattach
 
 
 @dataclass(frozen=True, slots=True)
-class Node:
-    """A node of the inferred tree: the company (``n0``) or one contact."""
+class HierarchyNode:
+    """A node of the inferred tree: the company (node `n0`, kind `company`) or one contact (kind `person`)."""
+
+    # Also the wire shape of `research.contacts`' `nodes`: the fields are the wire names.
 
     id: str
     kind: str
@@ -73,7 +75,7 @@ class Node:
     sort_order: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}  # the fields are the wire names
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ class Edge:
 
 @dataclass(frozen=True, slots=True)
 class Hierarchy:
-    nodes: list[Node]
+    nodes: list[HierarchyNode]
     edges: list[Edge]
     note: str
 
@@ -126,7 +128,7 @@ class _Person:
 def infer_hierarchy(company_name: str | None, domain: str, contacts: Sequence[ContactRecord]) -> Hierarchy:
     """Build the company node, one node per contact (most senior first) and the likely reporting edges."""
     people = _people(contacts)
-    company = Node("n0", "company", None, company_name or domain, None, None, None, None, None, 0)
+    company = HierarchyNode("n0", "company", None, company_name or domain, None, None, None, None, None, 0)
     nodes = [company] + [_node(p) for p in people]
     edges: list[Edge] = []
     for person in people:
@@ -151,10 +153,10 @@ def _dept_order(cls: TitleClass) -> int:
     return DEPARTMENTS.index(cls.department) if cls.department in DEPARTMENTS else len(DEPARTMENTS)
 
 
-def _node(p: _Person) -> Node:
+def _node(p: _Person) -> HierarchyNode:
     c = p.contact
     name = c.full_name or " ".join(x for x in (c.first_name, c.last_name) if x) or None
-    return Node(
+    return HierarchyNode(
         id=p.node_id,
         kind="person",
         title=c.position,

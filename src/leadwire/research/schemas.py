@@ -12,6 +12,7 @@ from typing_extensions import TypedDict
 
 from leadwire.domains import normalise_domain
 from leadwire.platform.validation import RequestModel, with_examples
+from leadwire.research.hierarchy import HierarchyNode
 
 Category = Literal["company", "news", "financial report", "people", "personal site"]
 Query = Annotated[StrictStr, Field(min_length=1, max_length=500)]
@@ -127,19 +128,6 @@ class Contact(TypedDict):
     last_name: str | None
     full_name: str | None
     linkedin_url: str | None
-
-
-class HierarchyNode(TypedDict):
-    id: str
-    kind: str  # `company` (node n0) or `person`
-    title: str | None
-    name: str | None
-    email: str | None
-    status: str | None
-    linkedin_url: str | None
-    department: str | None
-    seniority: str | None
-    sort_order: int
 
 
 HierarchyEdge = TypedDict(
