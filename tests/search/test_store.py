@@ -3,9 +3,13 @@ than this version keeps."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+from pathlib import Path
 
-from leadwire.search.store import INDUSTRY_SLOTS, IndexArrays
+import numpy as np
+import pytest
+
+from leadwire.search.store import INDUSTRY_SLOTS, MANIFEST_NAME, IndexArrays, load_arrays, write_arrays
 
 
 def arrays(rowids: list[int], slots: int) -> IndexArrays:
@@ -16,7 +20,7 @@ def arrays(rowids: list[int], slots: int) -> IndexArrays:
     weights[:, 0] = 1.0
     return IndexArrays.from_vectors(
         rowids=np.array(rowids, dtype=np.int64),
-        vectors=np.eye(n, 4, dtype=np.float32),
+        vectors=np.eye(n, 4, dtype=np.float32) + np.arange(n, dtype=np.float32)[:, None],
         categories=np.zeros(n, dtype=np.int8),
         countries=np.full(n, b"DE", dtype="S2"),
         projection=np.eye(4, 2, dtype=np.float32),
@@ -44,3 +48,25 @@ def test_rows_replaced_in_an_older_generation_widen_its_industry_slots() -> None
     assert merged.industries.shape == (3, INDUSTRY_SLOTS)
     assert merged.industries[:, 0].tolist() == [b"5221"] * 3
     assert merged.industry_weights[:, 1:].sum() == 0.0
+
+
+def test_full_vectors_are_read_from_the_file_and_survive_a_new_generation(tmp_path: Path) -> None:
+    first = arrays(list(range(1, 41)), INDUSTRY_SLOTS)
+    manifest = write_arrays(tmp_path, first, None)
+    loaded = load_arrays(tmp_path)
+    assert loaded is not None and loaded.vector_file is not None
+    rows = np.array([39, 0, 7, 7, 12])
+    expected = np.asarray(loaded.vectors[rows], dtype=np.float32)
+    write_arrays(tmp_path, arrays(list(range(1, 11)), INDUSTRY_SLOTS), manifest)  # unlinks the first files
+    assert not (tmp_path / manifest["files"]["vectors"]).exists()
+    np.testing.assert_array_equal(loaded.vector_rows(rows), expected)
+    with pytest.raises(ValueError, match="past the end"):
+        loaded.vector_rows(np.array([40]))
+
+
+def test_a_generation_written_before_lines_were_grouped_still_loads(tmp_path: Path) -> None:
+    manifest = write_arrays(tmp_path, arrays([1, 2, 3], INDUSTRY_SLOTS), None)
+    (tmp_path / manifest["files"].pop("coarse_rows")).unlink()
+    (tmp_path / MANIFEST_NAME).write_text(json.dumps(manifest))
+    loaded = load_arrays(tmp_path)
+    assert loaded is not None and loaded.coarse_rows is None

@@ -32,8 +32,11 @@ from leadwire.search.candidates import (
     within_place,
     within_ranges,
 )
+from leadwire.search.category_filter import CategoryFilter
+from leadwire.search.coarse import CoarseScan
 from leadwire.search.industry_table import IndustryTable
 from leadwire.search.lexical import (
+    LexicalPlan,
     LexicalSettings,
     TermStats,
     any_terms_expression,
@@ -109,6 +112,8 @@ class _Loaded:
     arrays: IndexArrays | None = None
     stats: TermStats = field(default_factory=TermStats)
     industries: IndustryTable | None = None
+    coarse: CoarseScan | None = None
+    categories: CategoryFilter | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -209,20 +214,50 @@ class LocalSearchIndex:
         parsed, category, domains = query.parsed, query.category, query.domains
         if parsed.terms:
             plan = plan_query(con, parsed, self._loaded.stats, settings)
-            rowids, shares = coverage(con, plan, category, domains, settings)
+            by_arrays = self._category_filter(arrays) if arrays is not None else None
+            if by_arrays is not None and category is not None and by_arrays.by_arrays(category):
+                rowids, shares, hits = self._matches_by_arrays(con, by_arrays, plan, category, domains)
+            else:
+                rowids, shares = coverage(con, plan, category, domains, settings)
+                expression = any_terms_expression(plan)
+                filtered = with_filters(expression, category, domains) if expression is not None else None
+                hits = ranked(con, filtered, settings, limit) if filtered is not None else []
             # The cut already counts the country boost, or "X in Mexico" would keep only the X of elsewhere.
             preference = w.coverage * shares + w.place * _in_countries(arrays, rowids, query.countries)
             keep = _top(preference, rowids, w.coverage_candidates)
             for rowid in rowids[keep].tolist():
                 pool.setdefault(rowid, Candidate(rowid))
-            expression = any_terms_expression(plan)
-            if expression is not None:
-                for rowid, score in ranked(con, with_filters(expression, category, domains), settings, limit):
-                    pool.setdefault(rowid, Candidate(rowid)).bm25 = score
+            for rowid, score in hits:
+                pool.setdefault(rowid, Candidate(rowid)).bm25 = score
             _fill_coverage(rowids, shares, pool)
         if parsed.bigrams:
             for rowid, score in cjk_ranked(con, parsed.bigrams, limit * 4):
                 pool.setdefault(rowid, Candidate(rowid)).cjk = score
+
+    def _matches_by_arrays(
+        self,
+        con: sqlite3.Connection,
+        categories: CategoryFilter,
+        plan: LexicalPlan,
+        category: str,
+        domains: list[str],
+    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, float]]]:
+        """`coverage`, and the ranked matches with the category read from the arrays (see
+        `category_filter`)."""
+        settings = self._settings
+
+        # Coverage keeps the phrase: a term's own doclist is short, and SQLite intersecting it with the
+        # category's returns fewer rows than a wider fetch filtered here.
+        rowids, shares = coverage(con, plan, category, domains, settings)
+        expression = any_terms_expression(plan)
+        if expression is None:
+            return rowids, shares, []
+
+        def rank(with_category: bool, count: int) -> list[tuple[int, float]]:
+            filtered = with_filters(expression, category if with_category else None, domains)
+            return ranked(con, filtered, settings, count)
+
+        return rowids, shares, categories.ranked(con, rank, category, self.weights.lexical_candidates)
 
     def _vector_candidates(
         self,
@@ -235,18 +270,18 @@ class LocalSearchIndex:
         if len(arrays.rowids) == 0:
             return
         w = self.weights
-        scores = np.asarray(arrays.coarse) @ (query_vector @ arrays.projection)
-        scores *= w.vector
-        for country in query.countries:
-            scores += w.place * (np.asarray(arrays.countries) == country.encode("ascii"))
-        if query.category is not None:
-            scores[np.asarray(arrays.categories) != CATEGORY_CODES[query.category]] = -np.inf
-        if query.domains:
-            scores[~_rows_mask(arrays.rowids, domain_rowids(con, query.domains))] = -np.inf
-        k = min(w.vector_candidates, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        for row in top[np.isfinite(scores[top])]:
-            rowid = int(arrays.rowids[row])
+        allowed = domain_rowids(con, query.domains) if query.domains else None
+        category = CATEGORY_CODES[query.category] if query.category is not None else None
+        nearest = self._coarse_scan(arrays).nearest(
+            query_vector @ arrays.projection,
+            w.vector_candidates,
+            countries=query.countries,
+            category=category,
+            allowed=allowed,
+            vector_weight=w.vector,
+            place_weight=w.place,
+        )
+        for rowid in nearest.tolist():
             pool.setdefault(rowid, Candidate(rowid))
 
     def _industry_candidates(
@@ -277,6 +312,14 @@ class LocalSearchIndex:
         table = self._loaded.industries
         # Built with its generation in ``_arrays``; a search still on an older generation builds its own.
         return table if table is not None and table.arrays is arrays else IndustryTable.of(arrays)
+
+    def _category_filter(self, arrays: IndexArrays) -> CategoryFilter:
+        found = self._loaded.categories
+        return found if found is not None and found.arrays is arrays else CategoryFilter.of(arrays)
+
+    def _coarse_scan(self, arrays: IndexArrays) -> CoarseScan:
+        scan = self._loaded.coarse
+        return scan if scan is not None and scan.arrays is arrays else CoarseScan.of(arrays)
 
     def _score(self, candidates: list[Candidate], query: RankedQuery) -> None:
         if not candidates:
@@ -345,6 +388,8 @@ class LocalSearchIndex:
             if stamp != loaded.stamp:
                 loaded.arrays = load_arrays(self.world_dir)
                 loaded.industries = IndustryTable.of(loaded.arrays) if loaded.arrays is not None else None
+                loaded.coarse = CoarseScan.of(loaded.arrays) if loaded.arrays is not None else None
+                loaded.categories = CategoryFilter.of(loaded.arrays) if loaded.arrays is not None else None
                 loaded.stats = TermStats()
                 if loaded.stamp is None or stamp[1] != loaded.stamp[1]:
                     loaded.epoch += 1  # a new world.db file: every thread reconnects
@@ -383,14 +428,6 @@ def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, Candi
             pool[rowid].coverage = float(shares[index])
 
 
-def _rows_mask(rowids: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    mask = np.zeros(len(rowids), dtype=bool)
-    if len(allowed) and len(rowids):
-        at = np.minimum(np.searchsorted(rowids, allowed), len(rowids) - 1)
-        mask[at[rowids[at] == allowed]] = True
-    return mask
-
-
 def _apply_filters(
     con: sqlite3.Connection, pool: dict[int, Candidate], category: str | None, domains: list[str]
 ) -> list[Candidate]:
@@ -413,7 +450,7 @@ def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: lis
     wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
     rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
     present = arrays.rowids[rows] == wanted
-    cosines = np.asarray(arrays.vectors[rows[present]], dtype=np.float32) @ query_vector
+    cosines = arrays.vector_rows(rows[present]) @ query_vector
     # A document ingested since the last refresh has no vector yet; it ranks on its words alone.
     with_vectors = [c for c, ok in zip(candidates, present.tolist(), strict=True) if ok]
     for candidate, cosine in zip(with_vectors, cosines.tolist(), strict=True):

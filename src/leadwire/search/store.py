@@ -12,7 +12,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -31,6 +31,7 @@ _ARRAYS = (
     "rowids",
     "vectors",
     "coarse",
+    "coarse_rows",
     "categories",
     "countries",
     "projection",
@@ -40,7 +41,7 @@ _ARRAYS = (
     "founded",
 )
 # Arrays a generation written before they existed may lack; read as "no class known".
-_OPTIONAL = frozenset({"industries", "industry_weights", "employees", "founded"})
+_OPTIONAL = frozenset({"industries", "industry_weights", "employees", "founded", "coarse_rows"})
 INDUSTRY_SLOTS = 8  # generations written with fewer slots are widened when rows are replaced
 
 
@@ -65,12 +66,46 @@ def connect_world(world_dir: Path, *, readonly: bool = False) -> sqlite3.Connect
 
 
 @dataclass(frozen=True, slots=True)
+class RowFile:
+    """A memory-mapped 2-D array's file, read a few rows at a time with ``pread``.
+
+    A search reads the full vectors of a few hundred candidates. Through the mapping, each of those
+    reads maps in the page cache's whole folio around the row (a megabyte or more on current
+    kernels), and within a few searches the process holds the entire file as resident memory; a read
+    copies just the rows. The handle stays open with its generation, so a refresh that unlinks the
+    file does not cut a search still reading it."""
+
+    handle: BinaryIO
+    offset: int
+    dtype: np.dtype[Any]
+    width: int  # values per row
+
+    @classmethod
+    def of(cls, array: np.ndarray) -> RowFile | None:
+        if not isinstance(array, np.memmap) or array.filename is None or array.ndim != 2:
+            return None
+        return cls(open(array.filename, "rb", buffering=0), array.offset, array.dtype, array.shape[1])
+
+    def read(self, rows: np.ndarray) -> np.ndarray:
+        out = np.empty((len(rows), self.width), dtype=self.dtype)
+        size = self.width * self.dtype.itemsize
+        view = out.data.cast("B")
+        fd = self.handle.fileno()
+        for i, row in enumerate(rows.tolist()):
+            if os.preadv(fd, [view[i * size : (i + 1) * size]], self.offset + row * size) != size:
+                raise ValueError(f"row {row} is past the end of {self.handle.name}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class IndexArrays:
     """Vectors of the indexed documents, rows sorted by document rowid."""
 
     rowids: np.ndarray  # (n,) int64, ascending
     vectors: np.ndarray  # (n, 512) float16, L2-normalised
-    coarse: np.ndarray  # (n, COARSE_DIM) float32: vectors @ projection
+    # (n, COARSE_DIM) float32: vectors @ projection, its lines grouped by country (``coarse_rows``), so
+    # that a query naming a country scans one contiguous slice instead of every document.
+    coarse: np.ndarray
     categories: np.ndarray  # (n,) int8, CATEGORY_CODES or -1
     countries: np.ndarray  # (n,) S2, the document's subject country (alpha-2) or b""
     projection: np.ndarray  # (512, COARSE_DIM) float32
@@ -78,6 +113,16 @@ class IndexArrays:
     industry_weights: np.ndarray  # (n, INDUSTRY_SLOTS) float32, 0..1
     employees: np.ndarray  # (n,) int32: the page's company's head count, -1 unknown
     founded: np.ndarray  # (n,) int16: its founding year, -1 unknown
+    # (n,) int32: the row of each line of ``coarse``; None in a generation written before lines were
+    # grouped (its lines are the rows).
+    coarse_rows: np.ndarray | None = None
+    vector_file: RowFile | None = None  # ``vectors``' file, for reading a few rows (see RowFile)
+
+    def vector_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The full vectors of the given rows, float32."""
+        if self.vector_file is not None:
+            return self.vector_file.read(rows).astype(np.float32)
+        return np.asarray(self.vectors[rows], dtype=np.float32)
 
     @classmethod
     def from_vectors(
@@ -94,12 +139,15 @@ class IndexArrays:
         founded: np.ndarray,
     ) -> IndexArrays:
         order = np.argsort(rowids, kind="stable")
+        countries = np.asarray(countries[order], dtype="S2")
+        lines = np.argsort(countries, kind="stable")  # rows grouped by country, by rowid within one
         return cls(
             rowids=np.asarray(rowids[order], dtype=np.int64),
             vectors=np.asarray(vectors[order], dtype=np.float16),
-            coarse=np.asarray(vectors[order], dtype=np.float32) @ projection,
+            coarse=np.asarray(vectors[order[lines]], dtype=np.float32) @ projection,
+            coarse_rows=lines.astype(np.int32),
             categories=np.asarray(categories[order], dtype=np.int8),
-            countries=np.asarray(countries[order], dtype="S2"),
+            countries=countries,
             projection=projection,
             industries=np.asarray(industries[order], dtype="S6").reshape(-1, INDUSTRY_SLOTS),
             industry_weights=np.asarray(industry_weights[order], dtype=np.float32).reshape(
@@ -158,6 +206,8 @@ def write_arrays(world_dir: Path, arrays: IndexArrays, previous: dict[str, Any] 
     generation = int(previous.get("generation", 0)) + 1 if previous else 1
     files: dict[str, str] = {}
     for name in _ARRAYS:
+        if getattr(arrays, name) is None:
+            continue
         filename = f"search_{name}.g{generation}.npy"
         tmp = world_dir / (filename + ".tmp")
         with open(tmp, "wb") as handle:
@@ -197,6 +247,7 @@ def load_arrays(world_dir: Path, manifest: dict[str, Any] | None = None) -> Inde
         }
     except (KeyError, FileNotFoundError, ValueError):
         return None
+    loaded["vector_file"] = RowFile.of(loaded["vectors"])
     count = len(loaded["rowids"])
     loaded.setdefault("industries", np.zeros((count, INDUSTRY_SLOTS), dtype="S6"))
     loaded.setdefault("industry_weights", np.zeros((count, INDUSTRY_SLOTS), dtype=np.float32))

@@ -1,0 +1,106 @@
+"""A category read from the arrays gives the same ranked matches as the phrase inside FTS5, and goes
+back to the phrase for a category whose fetch keeps falling short."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from leadwire.search import category_filter
+from leadwire.search.category_filter import CategoryFilter
+from leadwire.search.store import CATEGORY_CODES, IndexArrays
+
+NAMES = list(CATEGORY_CODES)
+
+
+def indexed(categories: list[str]) -> IndexArrays:
+    n = len(categories)
+    return IndexArrays.from_vectors(
+        rowids=np.arange(1, n + 1, dtype=np.int64),
+        vectors=np.eye(n, 4, dtype=np.float32),
+        categories=np.array([CATEGORY_CODES[c] for c in categories], dtype=np.int8),
+        countries=np.full(n, b"DE", dtype="S2"),
+        projection=np.eye(4, 2, dtype=np.float32),
+        industries=np.zeros((n, 8), dtype="S6"),
+        industry_weights=np.zeros((n, 8), dtype=np.float32),
+        employees=np.full(n, -1, dtype=np.int32),
+        founded=np.full(n, -1, dtype=np.int16),
+    )
+
+
+def documents(categories: dict[int, str]) -> sqlite3.Connection:
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE documents (category TEXT)")
+    con.executemany("INSERT INTO documents (rowid, category) VALUES (?, ?)", categories.items())
+    return con
+
+
+class Matches:
+    """Ranked matches as FTS5 gives them: best first, with the phrase or without it."""
+
+    def __init__(self, ranked_rowids: list[int], category_of: dict[int, str], category: str) -> None:
+        self.hits = [(rowid, 100.0 - i) for i, rowid in enumerate(ranked_rowids)]
+        self.category_of, self.category = category_of, category
+        self.asked: list[bool] = []
+
+    def __call__(self, with_category: bool, count: int) -> list[tuple[int, float]]:
+        self.asked.append(with_category)
+        hits = [h for h in self.hits if not with_category or self.category_of[h[0]] == self.category]
+        return hits[:count]
+
+    def phrase(self, limit: int) -> list[tuple[int, float]]:
+        return [h for h in self.hits if self.category_of[h[0]] == self.category][:limit]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_ranked_matches_are_the_phrases(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 3000
+    names = [NAMES[i] for i in rng.choice(len(NAMES), size=n, p=[0.4, 0.25, 0.1, 0.1, 0.15])]
+    category_of = {rowid: names[rowid - 1] for rowid in range(1, n + 1)}
+    arrays = indexed(names[:2500])  # the last 500 were ingested after the last refresh
+    ranked_rowids = rng.permutation(np.arange(1, n + 1))[: int(rng.integers(50, n))].tolist()
+    con = documents(category_of)
+    for category in NAMES:
+        matches = Matches(ranked_rowids, category_of, category)
+        assert CategoryFilter.of(arrays).ranked(con, matches, category, 40) == matches.phrase(40)
+
+
+def test_the_phrase_is_asked_only_when_the_fetch_falls_short() -> None:
+    names = ["company"] * 250 + ["news"] * 750  # news ranks first for these words
+    category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
+    filter_ = CategoryFilter.of(indexed(names))
+    con = documents(category_of)
+    news_first = Matches(list(range(251, 1001)) + list(range(1, 251)), category_of, "company")
+    assert filter_.ranked(con, news_first, "company", 20) == news_first.phrase(20)
+    assert news_first.asked == [False, True]
+    companies_first = Matches(list(range(1, 1001)), category_of, "company")
+    assert filter_.ranked(con, companies_first, "company", 20) == companies_first.phrase(20)
+    assert companies_first.asked == [False]
+
+
+def test_a_category_that_keeps_falling_short_goes_back_to_the_phrase() -> None:
+    names = ["company"] * 250 + ["news"] * 700 + ["people"] * 50
+    category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
+    filter_ = CategoryFilter.of(indexed(names))
+    con = documents(category_of)
+    news_first = Matches(list(range(251, 1001)) + list(range(1, 251)), category_of, "company")
+    routes = []
+    for _ in range(3 * category_filter.RETRY_EVERY):
+        by_arrays = filter_.by_arrays("company")
+        routes.append(by_arrays)
+        if by_arrays:
+            filter_.ranked(con, news_first, "company", 20)
+    assert routes[: category_filter.LEARNING] == [True] * category_filter.LEARNING
+    later = routes[category_filter.LEARNING :]
+    assert 0 < sum(later) <= len(later) // category_filter.RETRY_EVERY + 1  # tried again now and then
+    assert filter_.by_arrays("financial report") is False  # none here: under the share worth a fetch
+    assert filter_.by_arrays(None) is False
+
+
+def test_a_document_not_yet_in_the_arrays_is_read_from_its_row() -> None:
+    filter_ = CategoryFilter.of(indexed(["company", "news"]))
+    con = documents({1: "company", 2: "news", 3: "company", 4: "news"})
+    assert filter_.mask(con, np.array([4, 1, 3, 2]), "company").tolist() == [False, True, True, False]
