@@ -3,7 +3,9 @@ back to the phrase for a category whose fetch keeps falling short."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -55,49 +57,83 @@ class Matches:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_ranked_matches_are_the_phrases(seed: int) -> None:
+def test_the_ranked_matches_are_the_phrases_either_way(seed: int) -> None:
     rng = np.random.default_rng(seed)
     n = 3000
     names = [NAMES[i] for i in rng.choice(len(NAMES), size=n, p=[0.4, 0.25, 0.1, 0.1, 0.15])]
     category_of = {rowid: names[rowid - 1] for rowid in range(1, n + 1)}
-    arrays = indexed(names[:2500])  # the last 500 were ingested after the last refresh
+    filter_ = CategoryFilter.of(indexed(names[:2500]))  # the last 500 were ingested after the last refresh
     ranked_rowids = rng.permutation(np.arange(1, n + 1))[: int(rng.integers(50, n))].tolist()
     con = documents(category_of)
     for category in NAMES:
         matches = Matches(ranked_rowids, category_of, category)
-        assert CategoryFilter.of(arrays).ranked(con, matches, category, 40) == matches.phrase(40)
+        for _ in range(3):  # the first search goes by the arrays, the second by the phrase
+            assert filter_.ranked(con, matches, category, 40) == matches.phrase(40)
+        assert False in matches.asked and True in matches.asked
 
 
-def test_the_phrase_is_asked_only_when_the_fetch_falls_short() -> None:
+def test_the_phrase_is_asked_after_the_fetch_only_when_the_fetch_falls_short() -> None:
     names = ["company"] * 250 + ["news"] * 750  # news ranks first for these words
     category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
-    filter_ = CategoryFilter.of(indexed(names))
     con = documents(category_of)
     news_first = Matches(list(range(251, 1001)) + list(range(1, 251)), category_of, "company")
-    assert filter_.ranked(con, news_first, "company", 20) == news_first.phrase(20)
+    assert CategoryFilter.of(indexed(names)).ranked(con, news_first, "company", 20) == news_first.phrase(20)
     assert news_first.asked == [False, True]
     companies_first = Matches(list(range(1, 1001)), category_of, "company")
-    assert filter_.ranked(con, companies_first, "company", 20) == companies_first.phrase(20)
+    assert CategoryFilter.of(indexed(names)).ranked(
+        con, companies_first, "company", 20
+    ) == companies_first.phrase(20)
     assert companies_first.asked == [False]
 
 
-def test_a_category_that_keeps_falling_short_goes_back_to_the_phrase() -> None:
-    names = ["company"] * 250 + ["news"] * 700 + ["people"] * 50
+class Clock:
+    """Each search takes as long as the way it went costs."""
+
+    def __init__(self, matches: Matches, arrays: float, phrase: float) -> None:
+        self.now, self.matches, self.cost = 0.0, matches, {False: arrays, True: phrase}
+
+    def __call__(self) -> float:
+        if self.matches.asked:
+            self.now += self.cost[self.matches.asked[0]]
+            self.matches.asked.clear()
+        return self.now
+
+
+@pytest.mark.parametrize(("arrays", "phrase", "cheaper"), [(5.0, 1.0, True), (1.0, 5.0, False)])
+def test_each_category_goes_the_way_that_has_been_cheaper(
+    arrays: float, phrase: float, cheaper: bool
+) -> None:
+    names = ["company"] * 500 + ["news"] * 500
     category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
-    filter_ = CategoryFilter.of(indexed(names))
-    con = documents(category_of)
-    news_first = Matches(list(range(251, 1001)) + list(range(1, 251)), category_of, "company")
-    routes = []
-    for _ in range(3 * category_filter.RETRY_EVERY):
-        by_arrays = filter_.by_arrays("company")
-        routes.append(by_arrays)
-        if by_arrays:
-            filter_.ranked(con, news_first, "company", 20)
-    assert routes[: category_filter.LEARNING] == [True] * category_filter.LEARNING
-    later = routes[category_filter.LEARNING :]
-    assert 0 < sum(later) <= len(later) // category_filter.RETRY_EVERY + 1  # tried again now and then
-    assert filter_.by_arrays("financial report") is False  # none here: under the share worth a fetch
-    assert filter_.by_arrays(None) is False
+    matches = Matches(list(range(1, 1001)), category_of, "company")
+    filter_ = dataclasses.replace(CategoryFilter.of(indexed(names)), clock=Clock(matches, arrays, phrase))
+    ways = []
+    for _ in range(4 * category_filter.RECHECK_EVERY):
+        filter_.ranked(documents(category_of), _recording(matches, ways), "company", 20)
+    assert ways[:2] == [False, True]  # each way timed once
+    later = ways[2:]
+    dearer = later.count(not cheaper)
+    assert dearer == len(ways) // category_filter.RECHECK_EVERY  # and the dearer one again now and then
+    assert filter_.ranked(documents(category_of), matches, None, 20) == matches.hits[:20]  # no category
+
+
+def _recording(matches: Matches, ways: list[bool]) -> Callable[[bool, int], list[tuple[int, float]]]:
+    def rank(with_category: bool, count: int) -> list[tuple[int, float]]:
+        if not matches.asked:
+            ways.append(with_category)
+        return matches(with_category, count)
+
+    return rank
+
+
+def test_a_rare_category_stays_a_phrase() -> None:
+    names = ["company"] * 990 + ["people"] * 10
+    category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
+    matches = Matches(list(range(1, 1001)), category_of, "people")
+    assert CategoryFilter.of(indexed(names)).ranked(
+        documents(category_of), matches, "people", 5
+    ) == matches.phrase(5)
+    assert matches.asked == [True]
 
 
 def test_a_document_not_yet_in_the_arrays_is_read_from_its_row() -> None:

@@ -1,21 +1,21 @@
-"""A request's category applied to lexical matches from the index arrays instead of inside FTS5.
+"""A request's category applied to the ranked lexical matches from the index arrays, or inside FTS5:
+whichever has been cheaper.
 
 Inside the MATCH, a category is a phrase on the category column, and FTS5 then walks that phrase's
-doclist — most of the corpus for `company` — on every query: at a million pages that walk cost more
-than the ranking itself. Here the words are matched alone and each match's category is read from the
-arrays (one lookup per rowid; a document ingested since the last refresh is read from its row). For
-the ranked matches the budget is fetched with room for the other categories, and the phrase query is
-asked only when that room was not enough, so the survivors are the same as the phrase's.
-
-Which way a category goes changes only the cost, never the answer: a category whose words mostly rank
-other categories' pages first (the fetch keeps falling back) goes back to the phrase, and is tried
-this way again now and then.
+doclist — a third of the corpus for `company` — on every query: at a million pages that walk costs
+more than the ranking itself. The other way, the words are matched alone, the budget is fetched with
+room for the other categories, and each match's category is read from the arrays (one lookup per
+rowid; a document ingested since the last refresh is read from its row); when that room was not enough
+the phrase query is asked after all. Both ways give the same matches, so the choice is a cost only:
+each category goes the way whose recent searches took less time, and the other way is timed again
+now and then, since what is cheaper depends on the corpus's size and on the words asked.
 """
 
 from __future__ import annotations
 
 import math
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,49 +23,66 @@ import numpy as np
 
 from leadwire.search.store import CATEGORY_CODES, IndexArrays
 
-# Below this share of the corpus a category is cheaper as a phrase (its doclist is short) than as a
-# wide fetch of every category's matches.
+# Below this share of the corpus the fetch would have to be too wide to fill the budget.
 MIN_SHARE_FOR_ARRAYS = 0.05
-HEADROOM = 4.0  # the fetch is the budget over the share, times this: ranking costs about the same
-# A fallback costs both queries: past this share of fallbacks the phrase alone is cheaper (the fetch
-# costs about half the phrase query at a million pages).
-MAX_FALLBACK_SHARE = 0.35
-LEARNING = 8  # a category's first searches all go this way
-RETRY_EVERY = 16  # a category gone back to the phrase comes this way once in this many searches
-FORGET_AFTER = 64  # counts are halved past this many tries: the recent searches weigh most
+HEADROOM = 4.0  # the fetch is the budget over the share, times this
+RECHECK_EVERY = 16  # one search in this many of a category goes the way that has been dearer
+WEIGHT_OF_LATEST = 0.2  # how much the latest search moves a way's moving average of its cost
+
+Rank = Callable[[bool, int], list[tuple[int, float]]]  # (with the category phrase, limit) -> hits
 
 
 @dataclass(slots=True)
-class _Route:
+class _Costs:
+    """One category's moving average of each way's seconds (None before its first search)."""
+
     searches: int = 0
-    tries: int = 0
-    fallbacks: int = 0
+    phrase: float | None = None
+    arrays: float | None = None
+
+    def pick_arrays(self) -> bool:
+        self.searches += 1
+        if self.arrays is None or self.phrase is None:
+            return self.arrays is None
+        cheaper = self.arrays <= self.phrase
+        return cheaper != (self.searches % RECHECK_EVERY == 0)
+
+    def record(self, by_arrays: bool, seconds: float) -> None:
+        before = self.arrays if by_arrays else self.phrase
+        average = seconds if before is None else before + WEIGHT_OF_LATEST * (seconds - before)
+        if by_arrays:
+            self.arrays = average
+        else:
+            self.phrase = average
 
 
 @dataclass(frozen=True, slots=True)
 class CategoryFilter:
     arrays: IndexArrays
     shares: dict[str, float]  # category name -> its share of the indexed documents
-    # Per category, how the fetch has fared; updated without a lock (a lost count only shifts a cost).
-    routes: dict[str, _Route] = field(default_factory=dict)
+    # Updated without a lock by concurrent searches: a lost update only delays a change of way.
+    costs: dict[str, _Costs] = field(default_factory=dict)
+    clock: Callable[[], float] = time.perf_counter
 
     @classmethod
     def of(cls, arrays: IndexArrays) -> CategoryFilter:
-        counts = np.bincount(
-            np.asarray(arrays.categories, dtype=np.int64) + 1, minlength=len(CATEGORY_CODES) + 1
-        )
+        codes = np.asarray(arrays.categories, dtype=np.int64) + 1  # -1 (none) counts in slot 0
+        counts = np.bincount(codes, minlength=len(CATEGORY_CODES) + 1)
         total = max(int(counts.sum()), 1)
         return cls(arrays, {name: int(counts[code + 1]) / total for name, code in CATEGORY_CODES.items()})
 
-    def by_arrays(self, category: str | None) -> bool:
-        """Whether `category` is better filtered here than as a phrase."""
+    def ranked(
+        self, con: sqlite3.Connection, rank: Rank, category: str | None, limit: int
+    ) -> list[tuple[int, float]]:
+        """The best `limit` matches of `category` (of any, when None)."""
         if category is None or self.shares.get(category, 0.0) < MIN_SHARE_FOR_ARRAYS:
-            return False
-        route = self.routes.setdefault(category, _Route())
-        route.searches += 1
-        if route.tries < LEARNING or route.fallbacks <= MAX_FALLBACK_SHARE * route.tries:
-            return True
-        return route.searches % RETRY_EVERY == 0
+            return rank(category is not None, limit)
+        costs = self.costs.setdefault(category, _Costs())
+        by_arrays = costs.pick_arrays()
+        started = self.clock()
+        hits = self._by_arrays(con, rank, category, limit) if by_arrays else rank(True, limit)
+        costs.record(by_arrays, self.clock() - started)
+        return hits
 
     def mask(self, con: sqlite3.Connection, rowids: np.ndarray, category: str) -> np.ndarray:
         """Which of `rowids` are documents of `category`."""
@@ -79,30 +96,16 @@ class CategoryFilter:
             inside[~present] = _from_rows(con, rowids[~present], category)
         return inside
 
-    def ranked(
-        self,
-        con: sqlite3.Connection,
-        rank: Callable[[bool, int], list[tuple[int, float]]],
-        category: str,
-        limit: int,
+    def _by_arrays(
+        self, con: sqlite3.Connection, rank: Rank, category: str, limit: int
     ) -> list[tuple[int, float]]:
-        """The best `limit` matches of `category`; `rank(with_category, limit)` ranks the matches,
-        with the category phrase or without it."""
         fetch = math.ceil(limit / self.shares[category] * HEADROOM)
         found = rank(False, fetch)
         rowids = np.fromiter((rowid for rowid, _ in found), dtype=np.int64, count=len(found))
         kept = [hit for hit, ok in zip(found, self.mask(con, rowids, category).tolist(), strict=True) if ok]
-        enough = len(kept) >= limit or len(found) < fetch
-        self._count(category, fell_back=not enough)
-        return kept[:limit] if enough else rank(True, limit)
-
-    def _count(self, category: str, *, fell_back: bool) -> None:
-        route = self.routes.setdefault(category, _Route())
-        route.tries += 1
-        route.fallbacks += fell_back
-        if route.tries >= FORGET_AFTER:
-            route.tries //= 2
-            route.fallbacks //= 2
+        if len(kept) >= limit or len(found) < fetch:
+            return kept[:limit]
+        return rank(True, limit)
 
 
 def _from_rows(con: sqlite3.Connection, rowids: np.ndarray, category: str) -> np.ndarray:

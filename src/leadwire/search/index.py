@@ -36,7 +36,6 @@ from leadwire.search.category_filter import CategoryFilter
 from leadwire.search.coarse import CoarseScan
 from leadwire.search.industry_table import IndustryTable
 from leadwire.search.lexical import (
-    LexicalPlan,
     LexicalSettings,
     TermStats,
     any_terms_expression,
@@ -214,14 +213,8 @@ class LocalSearchIndex:
         parsed, category, domains = query.parsed, query.category, query.domains
         if parsed.terms:
             plan = plan_query(con, parsed, self._loaded.stats, settings)
-            by_arrays = self._category_filter(arrays) if arrays is not None else None
-            if by_arrays is not None and category is not None and by_arrays.by_arrays(category):
-                rowids, shares, hits = self._matches_by_arrays(con, by_arrays, plan, category, domains)
-            else:
-                rowids, shares = coverage(con, plan, category, domains, settings)
-                expression = any_terms_expression(plan)
-                filtered = with_filters(expression, category, domains) if expression is not None else None
-                hits = ranked(con, filtered, settings, limit) if filtered is not None else []
+            rowids, shares = coverage(con, plan, category, domains, settings)
+            hits = self._ranked(con, arrays, any_terms_expression(plan), category, domains)
             # The cut already counts the country boost, or "X in Mexico" would keep only the X of elsewhere.
             preference = w.coverage * shares + w.place * _in_countries(arrays, rowids, query.countries)
             keep = _top(preference, rowids, w.coverage_candidates)
@@ -234,30 +227,26 @@ class LocalSearchIndex:
             for rowid, score in cjk_ranked(con, parsed.bigrams, limit * 4):
                 pool.setdefault(rowid, Candidate(rowid)).cjk = score
 
-    def _matches_by_arrays(
+    def _ranked(
         self,
         con: sqlite3.Connection,
-        categories: CategoryFilter,
-        plan: LexicalPlan,
-        category: str,
+        arrays: IndexArrays | None,
+        expression: str | None,
+        category: str | None,
         domains: list[str],
-    ) -> tuple[np.ndarray, np.ndarray, list[tuple[int, float]]]:
-        """`coverage`, and the ranked matches with the category read from the arrays (see
-        `category_filter`)."""
-        settings = self._settings
-
-        # Coverage keeps the phrase: a term's own doclist is short, and SQLite intersecting it with the
-        # category's returns fewer rows than a wider fetch filtered here.
-        rowids, shares = coverage(con, plan, category, domains, settings)
-        expression = any_terms_expression(plan)
+    ) -> list[tuple[int, float]]:
+        """The best-ranked matches of any of the planned terms, within the filters."""
         if expression is None:
-            return rowids, shares, []
+            return []
+        settings, limit = self._settings, self.weights.lexical_candidates
 
         def rank(with_category: bool, count: int) -> list[tuple[int, float]]:
             filtered = with_filters(expression, category if with_category else None, domains)
             return ranked(con, filtered, settings, count)
 
-        return rowids, shares, categories.ranked(con, rank, category, self.weights.lexical_candidates)
+        if arrays is None:
+            return rank(category is not None, limit)
+        return self._category_filter(arrays).ranked(con, rank, category, limit)
 
     def _vector_candidates(
         self,
