@@ -15,7 +15,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from leadwire.cli import app
-from leadwire.client import customs_cli
+from leadwire.client import customs_cli, job_cli
 from leadwire.config import Settings
 from tests.client.test_customs_sdk import customs_server
 from tests.support.trade import ACME, BERLIN, HANOI, OSAKA, SHENZHEN
@@ -96,7 +96,7 @@ class _FailedJobClient:
 def test_a_failed_job_prints_its_code_and_detail_on_stderr_and_exits_1(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(customs_cli, "Leadwire", _FailedJobClient)
+    monkeypatch.setattr(job_cli, "Leadwire", _FailedJobClient)
     result = CliRunner().invoke(
         app, ["customs", "report", ACME, "--role", "importer", *SPAN, "--api-key", "lw_live_x"]
     )

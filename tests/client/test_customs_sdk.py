@@ -7,57 +7,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
-from leadwire.app import create_app
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
 from leadwire.client.core import TERMINAL
 from leadwire.config import Settings
-from leadwire.platform.http.server import uvicorn_config
-from leadwire.platform.runtime import Runtime, build_runtime
-from tests.support.accounts import AccountFactory
-from tests.support.jobs import running_worker
-from tests.support.processes import free_port
+from tests.support.served import Served, served_app
 from tests.support.trade import ACME, BERLIN, HANOI, OSAKA, SHENZHEN
 from tests.support.trade_stores import load_world
 
 
-@dataclass
-class Served:
-    runtime: Runtime
-    base_url: str
-    key: str  # a funded business-plan key
-
-
 @contextlib.asynccontextmanager
 async def customs_server(settings: Settings, tmp_path: Path) -> AsyncIterator[Served]:
-    """The app over a trade world holding SHIPMENTS, served on a loopback port from this event loop
-    (sync callers run in a thread), with a worker running and a funded account."""
+    """The app over a trade world holding SHIPMENTS, served on loopback (`served_app`)."""
     world = load_world(tmp_path / "trade-world" / "world")
-    runtime = await build_runtime(settings.model_copy(update={"world_dir": world}))
-    try:
-        port = free_port()
-        config = uvicorn_config(create_app(runtime=runtime), settings, host="127.0.0.1", port=port)
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve())
-        try:
-            while not server.started:
-                assert not serving.done(), "the server did not start"
-                await asyncio.sleep(0.02)
-            account = await AccountFactory(runtime).create(plan="business", credits=1000)
-            async with running_worker(runtime):
-                yield Served(runtime, f"http://127.0.0.1:{port}", account.key)
-        finally:
-            server.should_exit = True
-            await serving
-    finally:
-        await runtime.close()
+    async with served_app(settings.model_copy(update={"world_dir": world})) as served:
+        yield served
 
 
 def by_name(items: list[dict[str, Any]], key: str = "name") -> dict[str, dict[str, Any]]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import typer
@@ -65,9 +66,7 @@ def send(
     recipient = {_RECIPIENT_FIELD[fields["channel"]]: to, **_given(fields["recipient"])}
     content = _given({**fields["content"], "attachments": [attachment_from_file(path) for path in attach]})
     request = {**fields, "recipient": recipient, "content": content}
-    _call(
-        api_url, api_key, as_json, lambda lw: lw.dispatch(**request, wait=wait or None, version=api_version)
-    )
+    call(api_url, api_key, as_json, lambda lw: lw.dispatch(**request, wait=wait or None, version=api_version))
 
 
 @outreach_app.command("like")
@@ -83,9 +82,7 @@ def like(
     as_json: bool = AsJson,
 ) -> None:
     """Like the recent post of a profile most relevant to a topic."""
-    _call(
-        api_url, api_key, as_json, lambda lw: lw.like_post(**fields, wait=wait or None, version=api_version)
-    )
+    call(api_url, api_key, as_json, lambda lw: lw.like_post(**fields, wait=wait or None, version=api_version))
 
 
 @outreach_app.command("job")
@@ -96,16 +93,24 @@ def job(
     as_json: bool = AsJson,
 ) -> None:
     """Show an outreach job."""
-    _call(api_url, api_key, as_json, lambda lw: lw.job(job_id))
+    call(api_url, api_key, as_json, lambda lw: lw.job(job_id))
 
 
-def _call(api_url: str, api_key: str, as_json: bool, work: Any) -> None:
+def call(
+    api_url: str, api_key: str, as_json: bool, work: Callable[[Leadwire], dict[str, Any]]
+) -> dict[str, Any]:
+    """Print the item `work` gets from the server (as JSON, or described) and return it; an API error,
+    or a wait that ran out, is printed on stderr and exits 1."""
     try:
         with Leadwire(api_key, api_url) as lw:
             item = work(lw)
     except LeadwireError as error:
         fail(error)
+    except TimeoutError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(1) from None
     typer.echo(json.dumps(item, indent=2, ensure_ascii=False) if as_json else describe(item))
+    return item
 
 
 def _given(values: dict[str, Any]) -> dict[str, Any]:

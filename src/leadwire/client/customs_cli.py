@@ -5,18 +5,12 @@ result as JSON). An API error or a failed job is printed on stderr and exits 1."
 
 from __future__ import annotations
 
-import inspect
-import json
-from collections.abc import Callable
 from typing import Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from leadwire.client.cli import ApiKey, ApiUrl, fail
-from leadwire.client.core import TERMINAL, LeadwireError
 from leadwire.client.generated import (
     CUSTOMS_CANDIDATES,
     CUSTOMS_REPORT,
@@ -24,9 +18,10 @@ from leadwire.client.generated import (
     CUSTOMS_SECTION,
     CustomsSection,
 )
-from leadwire.client.operation import Operation
-from leadwire.client.options import FROM_SCHEMA, Fields, schema_options
+from leadwire.client.job_cli import job_command
+from leadwire.client.options import Fields
 from leadwire.client.sync import Leadwire
+from leadwire.client.tables import INT, MONEY, NUMBER, PCT, SCORE, TEXT, Column, show
 
 customs_app = typer.Typer(
     no_args_is_help=True,
@@ -34,10 +29,6 @@ customs_app = typer.Typer(
     "company search, a company's sections and trade reports.",
 )
 
-JOB_TIMEOUT_SECONDS = 300.0  # polling after `--wait` ran out
-
-Wait = typer.Option(60, "--wait", min=0, max=60, help="seconds the server may hold the answer (Prefer: wait)")
-AsJson = typer.Option(False, "--json", help="print the job's result as JSON")
 
 # The commands' options are the request models' fields (generated.py, options.py). Here only the flags
 # that are not a field's name and the help for the fields the models do not describe.
@@ -69,13 +60,7 @@ HELPS = {
 }
 # A section and a report: the company is the argument COMPANY.
 COMPANY: dict[str, Any] = {"flags": FLAGS, "helps": HELPS, "arguments": ("company_name",)}
-KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
-Create = Callable[..., dict[str, Any]]  # (the client, the fields given, wait, the command's own arguments)
-Render = Callable[[Console, dict[str, Any]], None]
 
-# Column kinds: how a value is written and aligned.
-TEXT, INT, MONEY, NUMBER, PCT, SCORE = "text", "int", "money", "number", "pct", "score"
-Column = tuple[str, str, str]  # header, key of the row, kind
 _MEASURES: list[Column] = [
     ("Trades", "tradeCount", INT),
     ("Amount USD", "sumOfUSD", MONEY),
@@ -121,76 +106,6 @@ REPORT_SECTIONS = {
     "trend": "trends",
     "countries": "countries",
 }
-
-
-def _finished(api_url: str, api_key: str, create: Callable[[Leadwire], dict[str, Any]]) -> dict[str, Any]:
-    """The succeeded job `create` started (polled until terminal); exits 1 on an error or a failed job."""
-    try:
-        with Leadwire(api_key, api_url) as lw:
-            job = create(lw)
-            if job["status"] not in TERMINAL:
-                job = lw.wait_for(job["id"], timeout=JOB_TIMEOUT_SECONDS)
-    except LeadwireError as error:
-        fail(error)
-    except TimeoutError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(1) from None
-    if job["status"] != "succeeded":
-        error_body = job.get("error") or {}
-        code = error_body.get("code") or job["status"]
-        detail = f": {error_body['detail']}" if error_body.get("detail") else ""
-        typer.echo(f"error: job {job['id']} {job['status']}: {code}{detail}", err=True)
-        raise typer.Exit(1)
-    return job
-
-
-def _emit(job: dict[str, Any], as_json: bool, render: Render) -> None:
-    if as_json:
-        typer.echo(json.dumps(job["result"], indent=2, ensure_ascii=False))
-        return
-    console = Console()
-    render(console, job["result"])
-    charged = (job.get("billing") or {}).get("charged_credits")
-    console.print(
-        Text(
-            f"job {job['id']}" + (f", {charged} credits charged" if charged is not None else ""), style="dim"
-        )
-    )
-
-
-def cell(value: Any, kind: str) -> str:
-    """A value as a table shows it: counts and money with thousands separators, money in cents."""
-    if value is None:
-        return "-"
-    if kind == INT:
-        return f"{int(value):,}"
-    if kind == MONEY:
-        return f"{float(value):,.2f}"
-    if kind == NUMBER:
-        number = float(value)
-        return f"{number:,.0f}" if number.is_integer() else f"{number:,.2f}"
-    if kind == PCT:
-        return f"{float(value):.2f}"
-    if kind == SCORE:
-        return f"{float(value):.1f}"
-    return str(value)
-
-
-def show(
-    console: Console, title: str, columns: list[Column], rows: list[dict[str, Any]], caption: str
-) -> None:
-    """A title line, then the rows as a table; text is never read as rich markup (names may hold
-    brackets)."""
-    console.print(Text(title, style="bold"))
-    grid = Table(caption=Text(caption), caption_justify="left")
-    for header, _, kind in columns:
-        numeric = kind != TEXT
-        grid.add_column(
-            header, justify="right" if numeric else "left", no_wrap=numeric, max_width=None if numeric else 60
-        )
-    for row in rows:
-        grid.add_row(*(Text(cell(row.get(key), kind)) for _, key, kind in columns))
-    console.print(grid)
 
 
 def _span(result: dict[str, Any]) -> str:
@@ -279,38 +194,8 @@ def render_report(console: Console, result: dict[str, Any]) -> None:
 # The commands (after the renderers they name).
 
 
-def job_command(name: str, operation: Operation, render: Render, **schema: Any) -> Callable[[Create], Create]:
-    """Make `create` the command `name`: it starts the job through the SDK from the fields given (its
-    parameters after `lw, fields, wait` are the command's own arguments, first); the command asks for
-    the operation's fields (options.schema_options with `schema`), then the server, `--wait` and
-    `--json`, follows the job to its end and renders its result."""
-
-    def register(create: Create) -> Create:
-        own = list(inspect.signature(create, eval_str=True).parameters.values())[3:]
-
-        def command(
-            fields: Fields, api_url: str, api_key: str, wait: int, as_json: bool, **arguments: Any
-        ) -> None:
-            job = _finished(api_url, api_key, lambda lw: create(lw, fields, wait or None, **arguments))
-            _emit(job, as_json, render)
-
-        common = [
-            inspect.Parameter("fields", KEYWORD, default=FROM_SCHEMA, annotation=Fields),
-            inspect.Parameter("api_url", KEYWORD, default=ApiUrl, annotation=str),
-            inspect.Parameter("api_key", KEYWORD, default=ApiKey, annotation=str),
-            inspect.Parameter("wait", KEYWORD, default=Wait, annotation=int),
-            inspect.Parameter("as_json", KEYWORD, default=AsJson, annotation=bool),
-        ]
-        command.__signature__ = inspect.Signature([*own, *common])  # type: ignore[attr-defined]
-        command.__annotations__ = {p.name: p.annotation for p in [*own, *common]}
-        command.__doc__ = create.__doc__
-        customs_app.command(name)(schema_options(operation, **schema)(command))
-        return create
-
-    return register
-
-
 @job_command(
+    customs_app,
     "candidates",
     CUSTOMS_CANDIDATES,
     render_candidates,
@@ -327,13 +212,13 @@ def candidates(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]
     return lw.customs_candidates(**fields, wait=wait)
 
 
-@job_command("search", CUSTOMS_SEARCH, render_search, flags=FLAGS, helps=HELPS)
+@job_command(customs_app, "search", CUSTOMS_SEARCH, render_search, flags=FLAGS, helps=HELPS)
 def search(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]:
     """Importers or exporters by product and country (give at least one filter; 3.6 credits per row)."""
     return lw.customs_search(**fields, wait=wait)
 
 
-@job_command("section", CUSTOMS_SECTION["counterparties"], render_section, **COMPANY)
+@job_command(customs_app, "section", CUSTOMS_SECTION["counterparties"], render_section, **COMPANY)
 def section(
     lw: Leadwire,
     fields: Fields,
@@ -344,7 +229,7 @@ def section(
     return lw.customs_section(name, **fields, wait=wait)
 
 
-@job_command("report", CUSTOMS_REPORT, render_report, **COMPANY)
+@job_command(customs_app, "report", CUSTOMS_REPORT, render_report, **COMPANY)
 def report(lw: Leadwire, fields: Fields, wait: int | None) -> dict[str, Any]:
     """A trade report: the four sections at once, each billed at its price per row."""
     return lw.customs_report(**fields, wait=wait)
