@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from pathlib import Path
 
 from click.testing import Result
@@ -16,18 +15,7 @@ from leadwire.cli import app
 from leadwire.client import Leadwire
 from leadwire.config import Settings
 from tests.support.served import Served, served_app
-
-
-def a_company(world: Path) -> sqlite3.Row:
-    con = sqlite3.connect(f"file:{world / 'world.db'}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    try:
-        return con.execute(
-            "SELECT c.* FROM companies c "
-            "WHERE (SELECT count(*) FROM people p WHERE p.company_id = c.id) >= 5 ORDER BY c.id LIMIT 1"
-        ).fetchone()
-    finally:
-        con.close()
+from tests.support.world_rows import company_with_people
 
 
 def runner(served: Served) -> CliRunnerFor:
@@ -45,7 +33,7 @@ class CliRunnerFor:
 async def test_research_commands_print_sources_and_contacts(
     world_settings: Settings, indexed_world: Path
 ) -> None:
-    company = a_company(indexed_world)
+    company = company_with_people(indexed_world)
     async with served_app(world_settings) as served:
         run = runner(served)
 

@@ -4,7 +4,6 @@ with examples the API accepts, and a job's `result` typed by its action (a union
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from tests.support.openapi_doc import (
     schema_problems,
     unknown_fields,
 )
+from tests.support.world_rows import company_with_people
 
 BUILT_IN_ACTIONS = sorted(spec.action for capability in CAPABILITIES for spec in capability.actions)
 
@@ -111,18 +111,6 @@ async def test_a_finished_echo_job_fits_its_action_and_no_other(
     assert schema_problems(document, "PublicJob", {**read, "action": "research.public_web"})
 
 
-def _a_company(world: Path) -> sqlite3.Row:
-    connection = sqlite3.connect(f"file:{world / 'world.db'}?mode=ro", uri=True)
-    connection.row_factory = sqlite3.Row
-    try:
-        return connection.execute(
-            "SELECT c.* FROM companies c "
-            "WHERE (SELECT count(*) FROM people p WHERE p.company_id = c.id) >= 5 ORDER BY c.id LIMIT 1"
-        ).fetchone()
-    finally:
-        connection.close()
-
-
 async def test_finished_research_jobs_fit_their_result_schemas(
     world_client: httpx.AsyncClient,
     world_runtime: Runtime,
@@ -130,7 +118,7 @@ async def test_finished_research_jobs_fit_their_result_schemas(
     document: dict[str, Any],
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=200)
-    company = _a_company(indexed_world)
+    company = company_with_people(indexed_world)
     requests = {
         "research.public_web": (
             "/api/v2/research/public-web",

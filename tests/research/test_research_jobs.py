@@ -16,20 +16,9 @@ from leadwire.providers.search import SearchProviderError, SearchRequest, Search
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
 from tests.support.jobs import running_worker
+from tests.support.world_rows import company_with_people
 
 SOURCE_FIELDS = {"url", "title", "published_date", "author", "image", "highlights", "text"}
-
-
-def _a_company(world: Path) -> sqlite3.Row:
-    con = sqlite3.connect(f"file:{world / 'world.db'}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    try:
-        return con.execute(
-            "SELECT c.* FROM companies c "
-            "WHERE (SELECT count(*) FROM people p WHERE p.company_id = c.id) >= 5 ORDER BY c.id LIMIT 1"
-        ).fetchone()
-    finally:
-        con.close()
 
 
 async def _run(
@@ -44,7 +33,7 @@ async def test_public_web_returns_sources_and_bills_per_source(
     world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(indexed_world)
+    company = company_with_people(indexed_world)
     body = {"queries": [f"{company['industry']} {company['city']}", company["name"]], "search_limit": 3}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/public-web", body)
     assert job["status"] == "succeeded"
@@ -64,7 +53,7 @@ async def test_public_web_include_domains_keeps_only_that_site(
     world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(indexed_world)
+    company = company_with_people(indexed_world)
     body = {"queries": [company["name"]], "include_domains": [company["domain"]]}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/public-web", body)
     sources = job["result"]["results"][0]["sources"]
@@ -159,7 +148,7 @@ async def test_contacts_on_a_world_company(
     world_client: httpx.AsyncClient, world_runtime: Runtime, indexed_world: Path
 ) -> None:
     acct = await AccountFactory(world_runtime).create(credits=100)
-    company = _a_company(indexed_world)
+    company = company_with_people(indexed_world)
     body = {"domain": f"https://www.{company['domain']}/team", "limit": 50}
     job = await _run(world_client, world_runtime, acct.headers, "/api/v2/research/contacts", body)
     result = job["result"]
