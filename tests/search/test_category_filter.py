@@ -140,3 +140,14 @@ def test_a_document_not_yet_in_the_arrays_is_read_from_its_row() -> None:
     filter_ = CategoryFilter.of(indexed(["company", "news"]))
     con = documents({1: "company", 2: "news", 3: "company", 4: "news"})
     assert filter_.mask(con, np.array([4, 1, 3, 2]), "company").tolist() == [False, True, True, False]
+
+
+def test_a_document_changed_since_the_arrays_were_written_is_read_from_its_row() -> None:
+    filter_ = CategoryFilter.of(indexed(["news", "news", "company"]))
+    con = documents({1: "company", 2: "news", 3: "company"})  # 1 re-categorised since the refresh
+    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [False, False, True]  # no queue
+    con.execute("CREATE TABLE search_dirty (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_rowid INTEGER)")
+    con.execute("INSERT INTO search_dirty (doc_rowid) VALUES (1)")
+    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [True, False, True]
+    con.execute("DELETE FROM search_dirty")  # refreshed: the arrays are trusted again
+    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [False, False, True]

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from leadwire.search.category_filter import _Costs
 from leadwire.search.index import (
     LocalSearchIndex,
     RankWeights,
     build_search_index,
     refresh_search_index,
 )
+from leadwire.search.lexical import ranked, with_filters
 from leadwire.search.store import read_manifest
 from leadwire.search.text import split_passages
 from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
@@ -468,3 +470,19 @@ def test_a_change_to_a_never_indexed_world_builds_its_index(tmp_path: Path) -> N
     assert read_manifest(tmp_path) is not None
     assert refresh_search_index(tmp_path, "documents") == 0  # indexed now: nothing pending
     assert refresh_search_index(tmp_path, "world") == len(DOCS)
+
+
+@pytest.mark.parametrize("category", ["company", "news", "financial report", "people", "personal site"])
+def test_both_ways_of_applying_a_category_rank_the_same_matches(world: Path, category: str) -> None:
+    index = LocalSearchIndex(world)
+    arrays = index._arrays()
+    assert arrays is not None
+    con = index._connection()
+    expression = '("robots" OR "plant" OR "company" OR "bank" OR "report" OR "acme")'
+    ways = []
+    for arrays_cost, phrase_cost in ((0.0, 1.0), (1.0, 0.0)):  # each way the cheaper one in turn
+        filter_ = index._category_filter(arrays)
+        filter_.costs[category] = _Costs(searches=1, phrase=phrase_cost, arrays=arrays_cost)
+        ways.append(index._ranked(con, arrays, expression, category, []))
+    assert ways[0] == ways[1]
+    assert ways[0] == ranked(con, with_filters(expression, category, []), index._settings, 200)

@@ -64,9 +64,32 @@ def test_full_vectors_are_read_from_the_file_and_survive_a_new_generation(tmp_pa
         loaded.vector_rows(np.array([40]))
 
 
+def test_grouped_lines_are_stored_under_a_key_an_older_reader_does_not_take_for_its_own(
+    tmp_path: Path,
+) -> None:
+    manifest = write_arrays(tmp_path, arrays([1, 2, 3], INDUSTRY_SLOTS), None)
+    assert "coarse" not in manifest["files"] and {"coarse_by_country", "coarse_rows"} <= set(
+        manifest["files"]
+    )
+
+
 def test_a_generation_written_before_lines_were_grouped_still_loads(tmp_path: Path) -> None:
     manifest = write_arrays(tmp_path, arrays([1, 2, 3], INDUSTRY_SLOTS), None)
     (tmp_path / manifest["files"].pop("coarse_rows")).unlink()
+    manifest["files"]["coarse"] = manifest["files"].pop("coarse_by_country")
     (tmp_path / MANIFEST_NAME).write_text(json.dumps(manifest))
     loaded = load_arrays(tmp_path)
-    assert loaded is not None and loaded.coarse_rows is None
+    assert loaded is not None and loaded.coarse_rows is None and loaded.coarse.shape == (3, 2)
+
+
+def test_reading_no_rows_reads_nothing(tmp_path: Path) -> None:
+    write_arrays(tmp_path, arrays([1, 2, 3], INDUSTRY_SLOTS), None)
+    loaded = load_arrays(tmp_path)
+    assert loaded is not None and loaded.vector_file is not None
+    assert loaded.vector_rows(np.zeros(0, dtype=np.int64)).shape == (0, 4)
+
+
+def test_a_generation_whose_files_went_is_not_loaded(tmp_path: Path) -> None:
+    manifest = write_arrays(tmp_path, arrays([1, 2, 3], INDUSTRY_SLOTS), None)
+    (tmp_path / manifest["files"]["vectors"]).unlink()
+    assert load_arrays(tmp_path) is None

@@ -32,6 +32,7 @@ def wait(
     """Wait until a job ends (polled a few seconds apart), then show it; exits 1 if it did not succeed."""
     job = call(api_url, api_key, as_json, lambda lw: lw.wait_for(job_id, timeout=timeout))
     if job["status"] != "succeeded":
+        typer.echo(f"error: job {job['id']} ended {job['status']}", err=True)
         raise typer.Exit(1)
 
 

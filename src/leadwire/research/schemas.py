@@ -145,6 +145,7 @@ class ContactsResult(TypedDict):
     domain: str
     company_name: str | None
     contacts: list[Contact]
+    # Documents the wire shape only: the payload holds each node's dict (`HierarchyNode.as_dict`).
     nodes: list[HierarchyNode]
     edges: list[HierarchyEdge]
     note: str

@@ -29,6 +29,7 @@ HEADROOM = 4.0  # the fetch is the budget over the share, times this
 RECHECK_EVERY = 16  # one search in this many of a category goes the way that has been dearer
 WEIGHT_OF_LATEST = 0.2  # how much the latest search moves a way's moving average of its cost
 
+_NONE = np.zeros(0, dtype=np.int64)
 Rank = Callable[[bool, int], list[tuple[int, float]]]  # (with the category phrase, limit) -> hits
 
 
@@ -63,6 +64,8 @@ class CategoryFilter:
     # Updated without a lock by concurrent searches: a lost update only delays a change of way.
     costs: dict[str, _Costs] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter
+    # (the last queue id seen, the rowids queued then); a list of one so the frozen filter can update it
+    dirty: list[tuple[int | None, np.ndarray]] = field(default_factory=lambda: [(-1, _NONE)])
 
     @classmethod
     def of(cls, arrays: IndexArrays) -> CategoryFilter:
@@ -85,16 +88,31 @@ class CategoryFilter:
         return hits
 
     def mask(self, con: sqlite3.Connection, rowids: np.ndarray, category: str) -> np.ndarray:
-        """Which of `rowids` are documents of `category`."""
+        """Which of `rowids` are documents of `category`: from the arrays, or from the document's row
+        when it was written since the arrays were (ingested, or changed in place)."""
         known = np.asarray(self.arrays.rowids)
         if len(rowids) == 0 or len(known) == 0:
             return _from_rows(con, rowids, category)
         at = np.minimum(np.searchsorted(known, rowids), len(known) - 1)
-        present = known[at] == rowids
+        present = (known[at] == rowids) & ~np.isin(rowids, self._changed(con))
         inside = present & (np.asarray(self.arrays.categories)[at] == CATEGORY_CODES[category])
         if not present.all():
             inside[~present] = _from_rows(con, rowids[~present], category)
         return inside
+
+    def _changed(self, con: sqlite3.Connection) -> np.ndarray:
+        """Rowids of the documents written since the arrays were: the refresh's queue (`search_dirty`),
+        read again only when it has grown or been emptied."""
+        try:
+            (last,) = con.execute("SELECT max(id) FROM search_dirty").fetchone()
+        except sqlite3.OperationalError:  # a world indexed before the queue existed
+            return _NONE
+        seen, rowids = self.dirty[0]
+        if last != seen:
+            rows = con.execute("SELECT doc_rowid FROM search_dirty").fetchall()
+            rowids = np.unique(np.array(rows, dtype=np.int64).reshape(-1))
+            self.dirty[0] = (last, rowids)  # one assignment: a concurrent search sees old or new, whole
+        return rowids
 
     def _by_arrays(
         self, con: sqlite3.Connection, rank: Rank, category: str, limit: int

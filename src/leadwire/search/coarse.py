@@ -55,9 +55,11 @@ class CoarseScan:
         plus ``place_weight`` for a line of ``countries``; only lines of ``category`` and, when given,
         of the ``allowed`` rowids."""
         coarse = np.asarray(self.arrays.coarse)
-        # A coarse line and the query are projections of unit vectors: |cosine| <= |query|. Past twice
-        # that, the place decides first and the country's own slice is ranked alone.
-        place_first = place_weight > 2 * vector_weight * float(np.linalg.norm(query))
+        # A coarse line and the query are projections of unit vectors: |cosine| <= |query| (a line stored
+        # rounded may be a little longer: the margin). Past twice that, the place decides first and the
+        # country's own slice is ranked alone.
+        bound = 2 * vector_weight * float(np.linalg.norm(query)) * (1 + _ROUNDING)
+        place_first = vector_weight >= 0 and place_weight > bound
         if countries and self.slices is not None and place_first:
             bounds = [self.slices[c] for c in sorted(countries) if c in self.slices]
             lines = np.concatenate([np.arange(lo, hi) for lo, hi in bounds]) if bounds else _NONE
@@ -92,6 +94,7 @@ class CoarseScan:
         return self.rowids[lines]
 
 
+_ROUNDING = 1e-2  # how much longer than 1 a stored line may be (float16 vectors, float32 projection)
 _NONE = np.zeros(0, dtype=np.int64)
 _NO_SCORES = np.zeros(0, dtype=np.float32)
 

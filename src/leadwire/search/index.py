@@ -375,10 +375,13 @@ class LocalSearchIndex:
             return loaded.arrays
         with loaded.lock:
             if stamp != loaded.stamp:
-                loaded.arrays = load_arrays(self.world_dir)
-                loaded.industries = IndustryTable.of(loaded.arrays) if loaded.arrays is not None else None
-                loaded.coarse = CoarseScan.of(loaded.arrays) if loaded.arrays is not None else None
-                loaded.categories = CategoryFilter.of(loaded.arrays) if loaded.arrays is not None else None
+                arrays = load_arrays(self.world_dir)
+                # What is built from a generation is in place before the generation is: a search that
+                # reads the new arrays finds them, and does not build its own.
+                loaded.industries = IndustryTable.of(arrays) if arrays is not None else None
+                loaded.coarse = CoarseScan.of(arrays) if arrays is not None else None
+                loaded.categories = CategoryFilter.of(arrays) if arrays is not None else None
+                loaded.arrays = arrays
                 loaded.stats = TermStats()
                 if loaded.stamp is None or stamp[1] != loaded.stamp[1]:
                     loaded.epoch += 1  # a new world.db file: every thread reconnects

@@ -98,11 +98,12 @@ def ranked(
     con: sqlite3.Connection, expression: str, settings: LexicalSettings, limit: int
 ) -> list[tuple[int, float]]:
     """``(rowid, bm25)`` of the best ``limit`` matches, bm25 positive (higher is better)."""
-    # bm25() named in the ORDER BY, not set through `rank MATCH`: the same scores and order, a third
-    # cheaper per match (measured at a million pages).
+    # bm25() named in the ORDER BY, not set through `rank MATCH`: the same scores, a third cheaper per
+    # match (measured at a million pages). Ties go to the lower rowid, so the cut never depends on how
+    # FTS5 happened to visit the matches (the category's two ways ask differently: category_filter).
     rows = con.execute(
         "SELECT rowid, bm25(documents_fts, ?, 1.0, 0.0, 0.0, ?) AS score FROM documents_fts "
-        "WHERE documents_fts MATCH ? ORDER BY score LIMIT ?",
+        "WHERE documents_fts MATCH ? ORDER BY score, rowid LIMIT ?",
         (settings.title_weight, settings.site_weight, expression, limit),
     ).fetchall()
     return [(int(r[0]), -float(r[1])) for r in rows]

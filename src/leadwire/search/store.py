@@ -10,6 +10,7 @@ import json
 import os
 import sqlite3
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -41,6 +42,9 @@ _ARRAYS = (
     "founded",
 )
 # Arrays a generation written before they existed may lack; read as "no class known".
+# The coarse map grouped by country is stored under a key of its own: a reader from before the grouping
+# finds no `coarse` and searches by words alone, instead of pairing the lines with the wrong rows.
+_GROUPED_COARSE = "coarse_by_country"
 _OPTIONAL = frozenset({"industries", "industry_weights", "employees", "founded", "coarse_rows"})
 INDUSTRY_SLOTS = 8  # generations written with fewer slots are widened when rows are replaced
 
@@ -65,15 +69,15 @@ def connect_world(world_dir: Path, *, readonly: bool = False) -> sqlite3.Connect
     return con
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class RowFile:
     """A memory-mapped 2-D array's file, read a few rows at a time with ``pread``.
 
     A search reads the full vectors of a few hundred candidates. Through the mapping, each of those
     reads maps in the page cache's whole folio around the row (a megabyte or more on current
     kernels), and within a few searches the process holds the entire file as resident memory; a read
-    copies just the rows. The handle stays open with its generation, so a refresh that unlinks the
-    file does not cut a search still reading it."""
+    copies just the rows. The handle stays open with its generation (closed when the generation is
+    let go), so a refresh that unlinks the file does not cut a search still reading it."""
 
     handle: BinaryIO
     offset: int
@@ -81,13 +85,20 @@ class RowFile:
     width: int  # values per row
 
     @classmethod
-    def of(cls, array: np.ndarray) -> RowFile | None:
-        if not isinstance(array, np.memmap) or array.filename is None or array.ndim != 2:
+    def of(cls, array: np.ndarray, handle: BinaryIO) -> RowFile | None:
+        """`array`'s rows read from `handle`, its file opened before it was mapped; None (and the handle
+        closed) when `array` is not a row-major 2-D mapping."""
+        if not isinstance(array, np.memmap) or array.ndim != 2 or not array.flags.c_contiguous:
+            handle.close()
             return None
-        return cls(open(array.filename, "rb", buffering=0), array.offset, array.dtype, array.shape[1])
+        row_file = cls(handle, array.offset, array.dtype, array.shape[1])
+        weakref.finalize(row_file, handle.close)
+        return row_file
 
     def read(self, rows: np.ndarray) -> np.ndarray:
         out = np.empty((len(rows), self.width), dtype=self.dtype)
+        if len(rows) == 0:
+            return out
         size = self.width * self.dtype.itemsize
         view = out.data.cast("B")
         fd = self.handle.fileno()
@@ -208,12 +219,13 @@ def write_arrays(world_dir: Path, arrays: IndexArrays, previous: dict[str, Any] 
     for name in _ARRAYS:
         if getattr(arrays, name) is None:
             continue
-        filename = f"search_{name}.g{generation}.npy"
+        key = _GROUPED_COARSE if name == "coarse" and arrays.coarse_rows is not None else name
+        filename = f"search_{key}.g{generation}.npy"
         tmp = world_dir / (filename + ".tmp")
         with open(tmp, "wb") as handle:
             np.save(handle, getattr(arrays, name))
         os.replace(tmp, world_dir / filename)
-        files[name] = filename
+        files[key] = filename
     manifest = {
         "generation": generation,
         "count": len(arrays.rowids),
@@ -238,16 +250,26 @@ def load_arrays(world_dir: Path, manifest: dict[str, Any] | None = None) -> Inde
     manifest = manifest if manifest is not None else read_manifest(world_dir)
     if manifest is None:
         return None
-    files = manifest.get("files", {})
+    files = dict(manifest.get("files", {}))
+    if _GROUPED_COARSE in files:
+        files["coarse"] = files.pop(_GROUPED_COARSE)
+    try:
+        vectors = Path(world_dir) / files["vectors"]
+        handle: BinaryIO = open(vectors, "rb", buffering=0)  # noqa: SIM115 - kept open with the generation
+    except (KeyError, OSError):
+        return None
     try:
         loaded = {
             name: np.load(Path(world_dir) / files[name], mmap_mode="r")
             for name in _ARRAYS
             if name in files or name not in _OPTIONAL
         }
-    except (KeyError, FileNotFoundError, ValueError):
+        if os.fstat(handle.fileno()).st_ino != os.stat(vectors).st_ino:
+            raise FileNotFoundError(vectors)  # replaced between the open and the mapping
+    except (KeyError, OSError, ValueError):
+        handle.close()
         return None
-    loaded["vector_file"] = RowFile.of(loaded["vectors"])
+    loaded["vector_file"] = RowFile.of(loaded["vectors"], handle)
     count = len(loaded["rowids"])
     loaded.setdefault("industries", np.zeros((count, INDUSTRY_SLOTS), dtype="S6"))
     loaded.setdefault("industry_weights", np.zeros((count, INDUSTRY_SLOTS), dtype=np.float32))
