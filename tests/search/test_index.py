@@ -486,3 +486,25 @@ def test_both_ways_of_applying_a_category_rank_the_same_matches(world: Path, cat
         ways.append(index._ranked(con, arrays, expression, category, []))
     assert ways[0] == ways[1]
     assert ways[0] == ranked(con, with_filters(expression, category, []), index._settings, 200)
+
+
+def test_a_change_not_yet_refreshed_is_filtered_by_the_documents_row(tmp_path: Path) -> None:
+    write_world(tmp_path)
+    build_search_index(tmp_path, progress=False)
+    index = LocalSearchIndex(tmp_path)
+    assert "https://news.acme.example/2024/acme-expands" in urls(index, query="Acme Robotics plant", limit=10)
+    con = sqlite3.connect(tmp_path / "world.db")
+    con.execute("UPDATE documents SET category = 'company', country = 'pl' WHERE id = 'doc_2'")
+    con.execute("DELETE FROM documents WHERE id = 'doc_1'")
+    con.commit()
+    con.close()
+    # Not refreshed: the arrays still say doc_2 is news about Germany and doc_1 exists.
+    companies = urls(index, query="Acme Robotics plant", category="company", limit=10)
+    assert "https://news.acme.example/2024/acme-expands" in companies
+    assert "https://acme.example/" not in companies
+    news = urls(index, query="Acme Robotics plant", category="news", limit=10)
+    assert "https://news.acme.example/2024/acme-expands" not in news
+    assert refresh_search_index(tmp_path, "documents") == 2
+    assert "https://news.acme.example/2024/acme-expands" in urls(
+        index, query="Acme Robotics plant", category="company", limit=10
+    )

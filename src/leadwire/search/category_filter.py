@@ -94,13 +94,13 @@ class CategoryFilter:
         if len(rowids) == 0 or len(known) == 0:
             return _from_rows(con, rowids, category)
         at = np.minimum(np.searchsorted(known, rowids), len(known) - 1)
-        present = (known[at] == rowids) & ~np.isin(rowids, self._changed(con))
+        present = (known[at] == rowids) & ~np.isin(rowids, self.changed(con))
         inside = present & (np.asarray(self.arrays.categories)[at] == CATEGORY_CODES[category])
         if not present.all():
             inside[~present] = _from_rows(con, rowids[~present], category)
         return inside
 
-    def _changed(self, con: sqlite3.Connection) -> np.ndarray:
+    def changed(self, con: sqlite3.Connection) -> np.ndarray:
         """Rowids of the documents written since the arrays were: the refresh's queue (`search_dirty`),
         read again only when it has grown or been emptied."""
         try:

@@ -190,7 +190,8 @@ class LocalSearchIndex:
             self._vector_candidates(con, arrays, query_vector, query, pool)
         if arrays is not None and query.industries:
             self._industry_candidates(arrays, query, pool)
-        survivors = _apply_filters(con, pool, query.category, query.domains)
+        changed = self._category_filter(arrays).changed(con) if arrays is not None else _NO_ROWS
+        survivors = _apply_filters(con, arrays, changed, pool, query.category, query.domains)
         if arrays is not None and query_vector is not None:
             _fill_cosines(arrays, query_vector, survivors)
         if arrays is not None and query.industries:
@@ -421,11 +422,36 @@ def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, Candi
 
 
 def _apply_filters(
-    con: sqlite3.Connection, pool: dict[int, Candidate], category: str | None, domains: list[str]
+    con: sqlite3.Connection,
+    arrays: IndexArrays | None,
+    changed: np.ndarray,
+    pool: dict[int, Candidate],
+    category: str | None,
+    domains: list[str],
 ) -> list[Candidate]:
-    """Exact filters on the pooled candidates (the MATCH pre-filters are only a first cut)."""
+    """Exact filters on the pooled candidates (the MATCH pre-filters are only a first cut).
+
+    A document's category and country are read from the arrays when it is unchanged since they were
+    written (`changed`: the refresh's queue); from its row otherwise, and for a domain filter, which
+    the arrays do not hold. Reading the row costs more than it seems: its country is stored after its
+    text, so each lookup walks the text's overflow pages.
+    """
+    rowids = np.fromiter(sorted(pool), dtype=np.int64, count=len(pool))
+    facts: list[tuple[Any, ...]] = []
+    if arrays is not None and not domains and len(arrays.rowids) and len(rowids):
+        known = np.asarray(arrays.rowids)
+        at = np.minimum(np.searchsorted(known, rowids), len(known) - 1)
+        present = (known[at] == rowids) & ~np.isin(rowids, changed)
+        codes = np.asarray(arrays.categories)[at[present]].tolist()
+        countries = np.asarray(arrays.countries)[at[present]].tolist()
+        facts = [
+            (rowid, _CATEGORY_NAMES.get(code), "", country.decode("ascii"))
+            for rowid, code, country in zip(rowids[present].tolist(), codes, countries, strict=True)
+        ]
+        rowids = rowids[~present]
+    facts += _fetch(con, "rowid, category, domain, country", rowids.tolist())
     survivors: list[Candidate] = []
-    for rowid, doc_category, domain, country in _fetch(con, "rowid, category, domain, country", sorted(pool)):
+    for rowid, doc_category, domain, country in sorted(facts, key=lambda fact: int(fact[0])):
         if category is not None and doc_category != category:
             continue
         if domains and not domain_matches(domain or "", domains):
@@ -434,6 +460,10 @@ def _apply_filters(
         candidate.country = (country or "").upper()
         survivors.append(candidate)
     return survivors
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_CATEGORY_NAMES = {code: name for name, code in CATEGORY_CODES.items()}
 
 
 def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: list[Candidate]) -> None:
