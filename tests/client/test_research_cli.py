@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import Result
@@ -18,16 +19,10 @@ from tests.support.served import Served, served_app
 from tests.support.world_rows import company_with_people
 
 
-def runner(served: Served) -> CliRunnerFor:
-    return CliRunnerFor(served)
-
-
-class CliRunnerFor:
-    def __init__(self, served: Served) -> None:
-        self.env = {"LEADWIRE_API_URL": served.base_url, "LEADWIRE_API_KEY": served.key, "COLUMNS": "200"}
-
-    def __call__(self, *args: str) -> Result:
-        return CliRunner().invoke(app, list(args), env=self.env)
+def runner(served: Served) -> Callable[..., Result]:
+    """`leadwire ARGS…` against `served`, its key and address from the environment as a user sets them."""
+    env = {"LEADWIRE_API_URL": served.base_url, "LEADWIRE_API_KEY": served.key, "COLUMNS": "200"}
+    return lambda *args: CliRunner().invoke(app, list(args), env=env)
 
 
 async def test_research_commands_print_sources_and_contacts(

@@ -12,6 +12,7 @@ import pytest
 
 from leadwire.search import category_filter
 from leadwire.search.category_filter import CategoryFilter
+from leadwire.search.pending import NO_ROWS, PendingChanges
 from leadwire.search.store import CATEGORY_CODES, IndexArrays
 
 NAMES = list(CATEGORY_CODES)
@@ -68,7 +69,7 @@ def test_the_ranked_matches_are_the_phrases_either_way(seed: int) -> None:
     for category in NAMES:
         matches = Matches(ranked_rowids, category_of, category)
         for _ in range(3):  # the first search goes by the arrays, the second by the phrase
-            assert filter_.ranked(con, matches, category, 40) == matches.phrase(40)
+            assert filter_.ranked(con, matches, category, 40, NO_ROWS) == matches.phrase(40)
         assert False in matches.asked and True in matches.asked
 
 
@@ -77,11 +78,13 @@ def test_the_phrase_is_asked_after_the_fetch_only_when_the_fetch_falls_short() -
     category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
     con = documents(category_of)
     news_first = Matches(list(range(251, 1001)) + list(range(1, 251)), category_of, "company")
-    assert CategoryFilter.of(indexed(names)).ranked(con, news_first, "company", 20) == news_first.phrase(20)
+    assert CategoryFilter.of(indexed(names)).ranked(
+        con, news_first, "company", 20, NO_ROWS
+    ) == news_first.phrase(20)
     assert news_first.asked == [False, True]
     companies_first = Matches(list(range(1, 1001)), category_of, "company")
     assert CategoryFilter.of(indexed(names)).ranked(
-        con, companies_first, "company", 20
+        con, companies_first, "company", 20, NO_ROWS
     ) == companies_first.phrase(20)
     assert companies_first.asked == [False]
 
@@ -109,12 +112,14 @@ def test_each_category_goes_the_way_that_has_been_cheaper(
     filter_ = dataclasses.replace(CategoryFilter.of(indexed(names)), clock=Clock(matches, arrays, phrase))
     ways = []
     for _ in range(4 * category_filter.RECHECK_EVERY):
-        filter_.ranked(documents(category_of), _recording(matches, ways), "company", 20)
+        filter_.ranked(documents(category_of), _recording(matches, ways), "company", 20, NO_ROWS)
     assert ways[:2] == [False, True]  # each way timed once
     later = ways[2:]
     dearer = later.count(not cheaper)
     assert dearer == len(ways) // category_filter.RECHECK_EVERY  # and the dearer one again now and then
-    assert filter_.ranked(documents(category_of), matches, None, 20) == matches.hits[:20]  # no category
+    assert (
+        filter_.ranked(documents(category_of), matches, None, 20, NO_ROWS) == matches.hits[:20]
+    )  # no category
 
 
 def _recording(matches: Matches, ways: list[bool]) -> Callable[[bool, int], list[tuple[int, float]]]:
@@ -131,7 +136,7 @@ def test_a_rare_category_stays_a_phrase() -> None:
     category_of = {rowid: name for rowid, name in enumerate(names, start=1)}
     matches = Matches(list(range(1, 1001)), category_of, "people")
     assert CategoryFilter.of(indexed(names)).ranked(
-        documents(category_of), matches, "people", 5
+        documents(category_of), matches, "people", 5, NO_ROWS
     ) == matches.phrase(5)
     assert matches.asked == [True]
 
@@ -139,15 +144,30 @@ def test_a_rare_category_stays_a_phrase() -> None:
 def test_a_document_not_yet_in_the_arrays_is_read_from_its_row() -> None:
     filter_ = CategoryFilter.of(indexed(["company", "news"]))
     con = documents({1: "company", 2: "news", 3: "company", 4: "news"})
-    assert filter_.mask(con, np.array([4, 1, 3, 2]), "company").tolist() == [False, True, True, False]
+    assert filter_.mask(con, np.array([4, 1, 3, 2]), "company", NO_ROWS).tolist() == [
+        False,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_a_document_changed_since_the_arrays_were_written_is_read_from_its_row() -> None:
     filter_ = CategoryFilter.of(indexed(["news", "news", "company"]))
     con = documents({1: "company", 2: "news", 3: "company"})  # 1 re-categorised since the refresh
-    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [False, False, True]  # no queue
+    rowids = np.array([1, 2, 3])
+    assert filter_.mask(con, rowids, "company", NO_ROWS).tolist() == [False, False, True]  # as the arrays say
+    assert filter_.mask(con, rowids, "company", np.array([1])).tolist() == [True, False, True]
+
+
+def test_the_refresh_queue_is_read_again_when_it_moves() -> None:
+    con = documents({})
+    pending = PendingChanges()
+    assert pending.rowids(con).tolist() == []  # a world indexed before the queue existed
     con.execute("CREATE TABLE search_dirty (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_rowid INTEGER)")
-    con.execute("INSERT INTO search_dirty (doc_rowid) VALUES (1)")
-    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [True, False, True]
-    con.execute("DELETE FROM search_dirty")  # refreshed: the arrays are trusted again
-    assert filter_.mask(con, np.array([1, 2, 3]), "company").tolist() == [False, False, True]
+    con.executemany("INSERT INTO search_dirty (doc_rowid) VALUES (?)", [(7,), (3,), (7,)])
+    assert pending.rowids(con).tolist() == [3, 7]
+    con.execute("DELETE FROM search_dirty")  # refreshed
+    assert pending.rowids(con).tolist() == []
+    con.execute("INSERT INTO search_dirty (doc_rowid) VALUES (5)")
+    assert pending.rowids(con).tolist() == [5]

@@ -15,6 +15,7 @@ from leadwire.search.index import (
     refresh_search_index,
 )
 from leadwire.search.lexical import ranked, with_filters
+from leadwire.search.pending import NO_ROWS
 from leadwire.search.store import read_manifest
 from leadwire.search.text import split_passages
 from leadwire.search.types import TRUNCATION_MARKER, SearchRequest
@@ -483,7 +484,7 @@ def test_both_ways_of_applying_a_category_rank_the_same_matches(world: Path, cat
     for arrays_cost, phrase_cost in ((0.0, 1.0), (1.0, 0.0)):  # each way the cheaper one in turn
         filter_ = index._category_filter(arrays)
         filter_.costs[category] = _Costs(searches=1, phrase=phrase_cost, arrays=arrays_cost)
-        ways.append(index._ranked(con, arrays, expression, category, []))
+        ways.append(index._ranked(con, arrays, NO_ROWS, expression, category, []))
     assert ways[0] == ways[1]
     assert ways[0] == ranked(con, with_filters(expression, category, []), index._settings, 200)
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from leadwire.domains import normalise_domain
 from leadwire.search.industry_table import IndustryTable
-from leadwire.search.store import IndexArrays
+from leadwire.search.store import IndexArrays, locate
 from leadwire.search.text import ParsedQuery, parse_query
 from leadwire.search.types import SearchRequest
 from leadwire.search.understand import understand
@@ -100,11 +100,10 @@ def fill_company_facts(arrays: IndexArrays, candidates: list[Candidate]) -> None
     if not candidates or len(arrays.rowids) == 0:
         return
     wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
-    rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
-    present = (np.asarray(arrays.rowids)[rows] == wanted).tolist()
+    rows, present = locate(arrays.rowids, wanted)
     employees = np.asarray(arrays.employees)[rows].tolist()
     founded = np.asarray(arrays.founded)[rows].tolist()
-    for candidate, ok, size, year in zip(candidates, present, employees, founded, strict=True):
+    for candidate, ok, size, year in zip(candidates, present.tolist(), employees, founded, strict=True):
         candidate.employees, candidate.founded = (int(size), int(year)) if ok else (-1, -1)
 
 
@@ -131,8 +130,7 @@ def fill_industries(
     if not candidates or len(table.rowids) == 0:
         return
     wanted_rowids = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
-    rows = np.minimum(np.searchsorted(table.rowids, wanted_rowids), len(table.rowids) - 1)
-    present = table.rowids[rows] == wanted_rowids
+    rows, present = locate(table.rowids, wanted_rowids)
     scores = table.scores(wanted, rows)
     for candidate, ok, score in zip(candidates, present.tolist(), scores.tolist(), strict=True):
         candidate.industry = score if ok else 0.0

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from leadwire.search.store import CATEGORY_CODES, IndexArrays
+from leadwire.search.store import CATEGORY_CODES, IndexArrays, locate
 
 # Below this share of the corpus the fetch would have to be too wide to fill the budget.
 MIN_SHARE_FOR_ARRAYS = 0.05
@@ -29,7 +29,6 @@ HEADROOM = 4.0  # the fetch is the budget over the share, times this
 RECHECK_EVERY = 16  # one search in this many of a category goes the way that has been dearer
 WEIGHT_OF_LATEST = 0.2  # how much the latest search moves a way's moving average of its cost
 
-_NONE = np.zeros(0, dtype=np.int64)
 Rank = Callable[[bool, int], list[tuple[int, float]]]  # (with the category phrase, limit) -> hits
 
 
@@ -64,8 +63,6 @@ class CategoryFilter:
     # Updated without a lock by concurrent searches: a lost update only delays a change of way.
     costs: dict[str, _Costs] = field(default_factory=dict)
     clock: Callable[[], float] = time.perf_counter
-    # (the last queue id seen, the rowids queued then); a list of one so the frozen filter can update it
-    dirty: list[tuple[int | None, np.ndarray]] = field(default_factory=lambda: [(-1, _NONE)])
 
     @classmethod
     def of(cls, arrays: IndexArrays) -> CategoryFilter:
@@ -75,52 +72,43 @@ class CategoryFilter:
         return cls(arrays, {name: int(counts[code + 1]) / total for name, code in CATEGORY_CODES.items()})
 
     def ranked(
-        self, con: sqlite3.Connection, rank: Rank, category: str | None, limit: int
+        self, con: sqlite3.Connection, rank: Rank, category: str | None, limit: int, changed: np.ndarray
     ) -> list[tuple[int, float]]:
-        """The best `limit` matches of `category` (of any, when None)."""
+        """The best `limit` matches of `category` (of any, when None); `changed`: the rowids written since
+        the arrays were (`pending`)."""
         if category is None or self.shares.get(category, 0.0) < MIN_SHARE_FOR_ARRAYS:
             return rank(category is not None, limit)
         costs = self.costs.setdefault(category, _Costs())
         by_arrays = costs.pick_arrays()
         started = self.clock()
-        hits = self._by_arrays(con, rank, category, limit) if by_arrays else rank(True, limit)
+        hits = self._by_arrays(con, rank, category, limit, changed) if by_arrays else rank(True, limit)
         costs.record(by_arrays, self.clock() - started)
         return hits
 
-    def mask(self, con: sqlite3.Connection, rowids: np.ndarray, category: str) -> np.ndarray:
+    def mask(
+        self, con: sqlite3.Connection, rowids: np.ndarray, category: str, changed: np.ndarray
+    ) -> np.ndarray:
         """Which of `rowids` are documents of `category`: from the arrays, or from the document's row
-        when it was written since the arrays were (ingested, or changed in place)."""
-        known = np.asarray(self.arrays.rowids)
-        if len(rowids) == 0 or len(known) == 0:
-            return _from_rows(con, rowids, category)
-        at = np.minimum(np.searchsorted(known, rowids), len(known) - 1)
-        present = (known[at] == rowids) & ~np.isin(rowids, self.changed(con))
-        inside = present & (np.asarray(self.arrays.categories)[at] == CATEGORY_CODES[category])
+        when it was written since the arrays were (`changed`: ingested, or changed in place)."""
+        at, present = locate(self.arrays.rowids, rowids)
+        present &= ~np.isin(rowids, changed)
+        inside = np.zeros(len(rowids), dtype=bool)
+        inside[present] = np.asarray(self.arrays.categories)[at[present]] == CATEGORY_CODES[category]
         if not present.all():
             inside[~present] = _from_rows(con, rowids[~present], category)
         return inside
 
-    def changed(self, con: sqlite3.Connection) -> np.ndarray:
-        """Rowids of the documents written since the arrays were: the refresh's queue (`search_dirty`),
-        read again only when it has grown or been emptied."""
-        try:
-            (last,) = con.execute("SELECT max(id) FROM search_dirty").fetchone()
-        except sqlite3.OperationalError:  # a world indexed before the queue existed
-            return _NONE
-        seen, rowids = self.dirty[0]
-        if last != seen:
-            rows = con.execute("SELECT doc_rowid FROM search_dirty").fetchall()
-            rowids = np.unique(np.array(rows, dtype=np.int64).reshape(-1))
-            self.dirty[0] = (last, rowids)  # one assignment: a concurrent search sees old or new, whole
-        return rowids
-
     def _by_arrays(
-        self, con: sqlite3.Connection, rank: Rank, category: str, limit: int
+        self, con: sqlite3.Connection, rank: Rank, category: str, limit: int, changed: np.ndarray
     ) -> list[tuple[int, float]]:
         fetch = math.ceil(limit / self.shares[category] * HEADROOM)
         found = rank(False, fetch)
         rowids = np.fromiter((rowid for rowid, _ in found), dtype=np.int64, count=len(found))
-        kept = [hit for hit, ok in zip(found, self.mask(con, rowids, category).tolist(), strict=True) if ok]
+        kept = [
+            hit
+            for hit, ok in zip(found, self.mask(con, rowids, category, changed).tolist(), strict=True)
+            if ok
+        ]
         if len(kept) >= limit or len(found) < fetch:
             return kept[:limit]
         return rank(True, limit)

@@ -46,12 +46,14 @@ from leadwire.search.lexical import (
     ranked,
     with_filters,
 )
+from leadwire.search.pending import NO_ROWS, PendingChanges
 from leadwire.search.store import (
     CATEGORY_CODES,
     MANIFEST_NAME,
     IndexArrays,
     connect_world,
     load_arrays,
+    locate,
 )
 from leadwire.search.text import ParsedQuery, any_of, parse_query, pick_highlights
 from leadwire.search.types import (
@@ -113,6 +115,7 @@ class _Loaded:
     industries: IndustryTable | None = None
     coarse: CoarseScan | None = None
     categories: CategoryFilter | None = None
+    pending: PendingChanges = field(default_factory=PendingChanges)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -184,13 +187,14 @@ class LocalSearchIndex:
         arrays = self._arrays()  # first: it notices a refresh or a rebuilt world
         con = self._connection()
         pool: dict[int, Candidate] = {}
-        self._lexical(con, arrays, query, pool)
+        # Read once a search: rows written since the arrays were are read from the documents table.
+        changed = self._loaded.pending.rowids(con) if arrays is not None else NO_ROWS
+        self._lexical(con, arrays, changed, query, pool)
         query_vector = search_embed.encode_query(request.query) if arrays is not None else None
         if arrays is not None and query_vector is not None:
             self._vector_candidates(con, arrays, query_vector, query, pool)
         if arrays is not None and query.industries:
             self._industry_candidates(arrays, query, pool)
-        changed = self._category_filter(arrays).changed(con) if arrays is not None else _NO_ROWS
         survivors = _apply_filters(con, arrays, changed, pool, query.category, query.domains)
         if arrays is not None and query_vector is not None:
             _fill_cosines(arrays, query_vector, survivors)
@@ -207,6 +211,7 @@ class LocalSearchIndex:
         self,
         con: sqlite3.Connection,
         arrays: IndexArrays | None,
+        changed: np.ndarray,
         query: RankedQuery,
         pool: dict[int, Candidate],
     ) -> None:
@@ -215,7 +220,7 @@ class LocalSearchIndex:
         if parsed.terms:
             plan = plan_query(con, parsed, self._loaded.stats, settings)
             rowids, shares = coverage(con, plan, category, domains, settings)
-            hits = self._ranked(con, arrays, any_terms_expression(plan), category, domains)
+            hits = self._ranked(con, arrays, changed, any_terms_expression(plan), category, domains)
             # The cut already counts the country boost, or "X in Mexico" would keep only the X of elsewhere.
             preference = w.coverage * shares + w.place * _in_countries(arrays, rowids, query.countries)
             keep = _top(preference, rowids, w.coverage_candidates)
@@ -232,6 +237,7 @@ class LocalSearchIndex:
         self,
         con: sqlite3.Connection,
         arrays: IndexArrays | None,
+        changed: np.ndarray,
         expression: str | None,
         category: str | None,
         domains: list[str],
@@ -247,7 +253,7 @@ class LocalSearchIndex:
 
         if arrays is None:
             return rank(category is not None, limit)
-        return self._category_filter(arrays).ranked(con, rank, category, limit)
+        return self._category_filter(arrays).ranked(con, rank, category, limit, changed)
 
     def _vector_candidates(
         self,
@@ -383,6 +389,7 @@ class LocalSearchIndex:
                 loaded.coarse = CoarseScan.of(arrays) if arrays is not None else None
                 loaded.categories = CategoryFilter.of(arrays) if arrays is not None else None
                 loaded.arrays = arrays
+                loaded.pending = PendingChanges()
                 loaded.stats = TermStats()
                 if loaded.stamp is None or stamp[1] != loaded.stamp[1]:
                     loaded.epoch += 1  # a new world.db file: every thread reconnects
@@ -415,8 +422,8 @@ def _fill_coverage(rowids: np.ndarray, shares: np.ndarray, pool: dict[int, Candi
     if len(rowids) == 0:
         return
     wanted = np.fromiter(pool, dtype=np.int64, count=len(pool))
-    at = np.minimum(np.searchsorted(rowids, wanted), len(rowids) - 1)
-    for rowid, index, hit in zip(wanted.tolist(), at.tolist(), (rowids[at] == wanted).tolist(), strict=True):
+    at, present = locate(rowids, wanted)
+    for rowid, index, hit in zip(wanted.tolist(), at.tolist(), present.tolist(), strict=True):
         if hit:
             pool[rowid].coverage = float(shares[index])
 
@@ -438,10 +445,9 @@ def _apply_filters(
     """
     rowids = np.fromiter(sorted(pool), dtype=np.int64, count=len(pool))
     facts: list[tuple[Any, ...]] = []
-    if arrays is not None and not domains and len(arrays.rowids) and len(rowids):
-        known = np.asarray(arrays.rowids)
-        at = np.minimum(np.searchsorted(known, rowids), len(known) - 1)
-        present = (known[at] == rowids) & ~np.isin(rowids, changed)
+    if arrays is not None and not domains:
+        at, present = locate(arrays.rowids, rowids)
+        present &= ~np.isin(rowids, changed)
         codes = np.asarray(arrays.categories)[at[present]].tolist()
         countries = np.asarray(arrays.countries)[at[present]].tolist()
         facts = [
@@ -462,7 +468,6 @@ def _apply_filters(
     return survivors
 
 
-_NO_ROWS = np.zeros(0, dtype=np.int64)
 _CATEGORY_NAMES = {code: name for name, code in CATEGORY_CODES.items()}
 
 
@@ -470,8 +475,7 @@ def _fill_cosines(arrays: IndexArrays, query_vector: np.ndarray, candidates: lis
     if not candidates or len(arrays.rowids) == 0:
         return
     wanted = np.fromiter((c.rowid for c in candidates), dtype=np.int64, count=len(candidates))
-    rows = np.minimum(np.searchsorted(arrays.rowids, wanted), len(arrays.rowids) - 1)
-    present = arrays.rowids[rows] == wanted
+    rows, present = locate(arrays.rowids, wanted)
     cosines = arrays.vector_rows(rows[present]) @ query_vector
     # A document ingested since the last refresh has no vector yet; it ranks on its words alone.
     with_vectors = [c for c, ok in zip(candidates, present.tolist(), strict=True) if ok]

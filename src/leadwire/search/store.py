@@ -199,8 +199,18 @@ class IndexArrays:
         """Subject country of each rowid (b"" for one without a vector yet)."""
         if len(self.rowids) == 0:
             return np.full(len(rowids), b"", dtype="S2")
-        at = np.minimum(np.searchsorted(self.rowids, rowids), len(self.rowids) - 1)
-        return np.where(self.rowids[at] == rowids, self.countries[at], b"")
+        at, present = locate(self.rowids, rowids)
+        return np.where(present, self.countries[at], b"")
+
+
+def locate(sorted_rowids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each wanted rowid's index in `sorted_rowids`, and whether it is there at all (where it is not,
+    the index points at some other row: read through it only where present)."""
+    known = np.asarray(sorted_rowids)
+    if len(known) == 0:
+        return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=bool)
+    at = np.minimum(np.searchsorted(known, wanted), len(known) - 1)
+    return at, known[at] == wanted
 
 
 def read_manifest(world_dir: Path) -> dict[str, Any] | None:
