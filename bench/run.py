@@ -52,6 +52,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("websets_sse.py", []),
     ("websets_sse.py", ["--api-processes", "2"]),
     ("cluster_load.py", []),
+    ("webhooks.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

@@ -15,6 +15,7 @@ from leadwire.platform.capability import Capability, install, plugin_capability
 from leadwire.platform.runtime import Runtime
 from leadwire.providers.registry import build_providers
 from leadwire.research.capability import CAPABILITY as RESEARCH
+from leadwire.webhooks.capability import CAPABILITY as WEBHOOKS
 from leadwire.websets.capability import CAPABILITY as WEBSETS
 
 CAPABILITIES: tuple[Capability, ...] = (
@@ -26,6 +27,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     RESEARCH,
     CUSTOMS,
     WEBSETS,
+    WEBHOOKS,
 )
 
 

@@ -6,7 +6,7 @@ import os
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -98,12 +98,39 @@ class Settings(BaseSettings):
     trade_threads: int | None = Field(default=None, ge=1, le=64)  # DuckDB threads (default: the cores)
     trade_pool_size: int = Field(default=8, ge=1, le=256)  # PostgreSQL connections per process
 
+    # Webhooks: deliveries go only to public addresses unless this lets them reach private, loopback and
+    # link-local ones too (a self-hosted deployment delivering inside its own network; the tests).
+    webhook_allow_private_networks: bool = False
+    webhook_timeout_seconds: float = Field(default=10.0, gt=0, le=60)  # the whole delivery, connect to body
+    webhook_concurrency: int = Field(default=8, ge=1, le=256)  # deliveries one worker sends at once
+    webhook_limit_per_account: int = Field(default=20, ge=1, le=1000)
+    # Seconds before each retry of a failed delivery (with 10% jitter); past the last, it is `failed`.
+    webhook_retry_schedule: str = "5,30,120,600,1800,7200,21600,43200,86400"
+    # A webhook every delivery of which has failed for this long is disabled.
+    webhook_disable_after_seconds: float = Field(default=3 * 86400, gt=0)
+    webhook_retention_days: int = Field(default=30, ge=1)  # finished deliveries are kept this long
+
     # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (docs/api.md,
     # Credits and per-row billing).
     prices: str = ""
 
     # Extra modules loaded at start (routers and job actions of extensions; the tests use it too).
     plugins: str = ""
+
+    @field_validator("webhook_retry_schedule")
+    @classmethod
+    def _retry_schedule(cls, value: str) -> str:
+        try:
+            delays = [float(part) for part in _split(value)]
+        except ValueError:
+            raise ValueError("comma-separated seconds, e.g. 5,30,120") from None
+        if not delays or any(d <= 0 for d in delays) or len(delays) > 30:
+            raise ValueError("between 1 and 30 positive numbers of seconds")
+        return value
+
+    @property
+    def webhook_retry_delays(self) -> tuple[float, ...]:
+        return tuple(float(part) for part in _split(self.webhook_retry_schedule))
 
     @property
     def plugin_modules(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
 from leadwire.platform.events import models as events_models
 from leadwire.platform.jobs import models as jobs_models
+from leadwire.webhooks import models as webhooks_models
 from leadwire.websets import models as websets_models
 
 __all__ = [
@@ -20,5 +21,6 @@ __all__ = [
     "jobs_models",
     "pacing",
     "users",
+    "webhooks_models",
     "websets_models",
 ]

@@ -83,6 +83,14 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "customs_trends",
         "customs_countries",
         "customs_trade_report",
+        "create_webhook",
+        "list_webhooks",
+        "get_webhook",
+        "update_webhook",
+        "delete_webhook",
+        "rotate_webhook_secret",
+        "list_webhook_deliveries",
+        "retry_webhook_delivery",
     }
 
 

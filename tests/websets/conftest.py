@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.support.envelope import assert_ok
 
@@ -46,3 +48,19 @@ async def all_items(
         cursor = page["next_cursor"]
         if not cursor:
             return items
+
+
+def discovery_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The discovery job's handler hangs and its action's timeout is half a second: its job fails
+    with `job_timeout` without the handler telling the list."""
+    from leadwire.platform.jobs import registry
+    from leadwire.websets import service
+
+    async def stuck(ctx: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(60)
+        raise AssertionError("unreachable")
+
+    spec = registry.get(service.DISCOVER)
+    monkeypatch.setitem(
+        registry._specs, service.DISCOVER, dataclasses.replace(spec, handler=stuck, timeout_seconds=0.5)
+    )

@@ -19,7 +19,7 @@ from leadwire.websets import streams
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.envelope import assert_ok
 from tests.support.jobs import poll_job, running_worker
-from tests.websets.conftest import all_items, create_webset, wait_finished
+from tests.websets.conftest import all_items, create_webset, discovery_times_out, wait_finished
 
 BASE = "http://leadwire.test"
 
@@ -238,19 +238,7 @@ async def test_a_run_whose_job_times_out_ends_the_list_failed_and_its_stream_wit
 ) -> None:
     """A handler cut off by its job's timeout cannot tell its list: the job's failure does (`on_fail`),
     so the list shows failed with the job's code and a stream of it ends instead of waiting forever."""
-    import dataclasses
-
-    from leadwire.platform.jobs.registry import registry
-    from leadwire.websets import service
-
-    async def stuck(ctx: Any, payload: dict[str, Any]) -> dict[str, Any]:
-        await asyncio.sleep(60)
-        raise AssertionError("unreachable")
-
-    spec = registry.get(service.DISCOVER)
-    monkeypatch.setitem(
-        registry._specs, service.DISCOVER, dataclasses.replace(spec, handler=stuck, timeout_seconds=0.5)
-    )
+    discovery_times_out(monkeypatch)
     acct = await AccountFactory(world_runtime).create()
     created = await create_webset(world_client, acct.headers, query="software companies", count=25)
     webset_id = created["webset"]["id"]

@@ -14,7 +14,14 @@ from leadwire.platform.jobs import ActionSpec, Handler, reduced_job
 SEND_TIMEOUT_SECONDS = 120.0
 
 
-def sending_action(*, action: str, scopes: str, handler: Handler, result: Any) -> ActionSpec:
+def sending_action(
+    *,
+    action: str,
+    scopes: str,
+    handler: Handler,
+    result: Any,
+    outcome_events: tuple[str, str] | None = None,
+) -> ActionSpec:
     return ActionSpec(
         action=action,
         scopes=scopes,
@@ -24,4 +31,5 @@ def sending_action(*, action: str, scopes: str, handler: Handler, result: Any) -
         price=NOT_METERED,
         creation_item=reduced_job,
         result=result,
+        outcome_events=outcome_events,
     )

@@ -1,4 +1,5 @@
-"""The websets procedures that take more than one request, written once for the sync and async clients.
+"""The procedures that take more than one request (websets; the webhook listener), written once for the
+sync and async clients.
 
 Each procedure is a generator of `Step`s: it asks its driver to fetch a page, open a stream, read the
 next event, pause, or hand a value to the caller, and is resumed with the answer. `Leadwire` drives it
@@ -21,7 +22,7 @@ from typing import Any, Literal
 from leadwire.client.core import PAGE, Call, LeadwireError
 from leadwire.client.sse import SSEEvent
 from leadwire.client.state import WebsetState, WebsetUpdate
-from leadwire.client.surface import WEBSETS, find_more_call, query_params
+from leadwire.client.surface import WEBHOOKS, WEBSETS, find_more_call, query_params
 
 STREAM_TIMEOUT_SECONDS = 60.0  # the server pings every 15 s: a minute of silence is a dead connection
 SNAPSHOT_PAGE_SIZE = 50  # the compact maximum: the fewest pages (stream items are compact too)
@@ -159,3 +160,24 @@ def _reconnect_delay(state: WebsetState, failures: int) -> float:
     if state.retry_ms is not None:
         return state.retry_ms / 1000
     return min(MAX_RECONNECT_DELAY, 0.5 * 2 ** (failures - 1))
+
+
+def listen(events: list[str] | None, *, max_failures: int) -> Flow:
+    """The account's webhook events as they happen (`GET /api/v2/webhooks/stream`): emits each SSE event
+    as `{"event": "ready" | "webhook", **data}`, reconnecting after a dropped connection (events while
+    it is down are not kept: it is a development listener)."""
+    failures = 0
+    params = {"events": ",".join(events)} if events else None
+    while True:
+        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        yield Open(
+            Call("GET", f"{WEBHOOKS}/stream", params=params, headers=headers, timeout=STREAM_TIMEOUT_SECONDS)
+        )
+        progressed = False
+        while (event := (yield Next())) is not None:
+            progressed = True
+            yield Emit({"event": event.event, **event.json()})
+        failures = 1 if progressed else failures + 1
+        if failures > max_failures:
+            raise LeadwireError(0, "network_error", detail=f"the listen stream failed {failures} times")
+        yield Pause(min(MAX_RECONNECT_DELAY, 0.5 * 2 ** (failures - 1)))

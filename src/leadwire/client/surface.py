@@ -17,6 +17,7 @@ from leadwire.client.operation import Operation, creation_call
 
 R = TypeVar("R")
 WEBSETS = "/api/v2/websets"
+WEBHOOKS = "/api/v2/webhooks"
 
 
 class Operations(Creations[R]):
@@ -77,6 +78,67 @@ class Operations(Creations[R]):
 
     def cancel(self, job_id: str) -> R:
         return self._run(Call("POST", f"/api/v2/jobs/{job_id}/cancel"))
+
+    def create_webhook(
+        self,
+        url: str,
+        events: list[str],
+        *,
+        description: str | None = None,
+        metadata: dict[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Register `url` for `events` (types, or `["*"]`); the webhook with its `secret`, shown only
+        in this answer (check deliveries with `leadwire.webhooks.verify`)."""
+        body = query_params(url=url, events=events, description=description, metadata=metadata)
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        return self._run(Call("POST", WEBHOOKS, json=body, headers=headers))
+
+    def list_webhooks(self, *, limit: int | None = None, cursor: str | None = None) -> R:
+        """One page of webhooks: `{items, next_cursor, has_more, request_id}`."""
+        params = query_params(limit=limit, cursor=cursor)
+        return self._run(Call("GET", WEBHOOKS, params=params, unwrap=PAGE))
+
+    def get_webhook(self, webhook_id: str) -> R:
+        return self._run(Call("GET", f"{WEBHOOKS}/{webhook_id}"))
+
+    def update_webhook(
+        self,
+        webhook_id: str,
+        *,
+        url: str | None = None,
+        events: list[str] | None = None,
+        status: str | None = None,
+        description: str | None = None,
+        metadata: dict[str, str] | None = None,
+    ) -> R:
+        """Change the fields given; `status` is `active` or `disabled`."""
+        body = query_params(url=url, events=events, status=status, description=description, metadata=metadata)
+        return self._run(Call("PATCH", f"{WEBHOOKS}/{webhook_id}", json=body))
+
+    def delete_webhook(self, webhook_id: str) -> R:
+        """`{id, deleted: true}`; the webhook's delivery log goes with it."""
+        return self._run(Call("DELETE", f"{WEBHOOKS}/{webhook_id}"))
+
+    def rotate_webhook_secret(self, webhook_id: str) -> R:
+        """The webhook with a new `secret`; the old one signs beside it for 24 hours."""
+        return self._run(Call("POST", f"{WEBHOOKS}/{webhook_id}/rotate-secret"))
+
+    def webhook_deliveries(
+        self,
+        webhook_id: str,
+        *,
+        status: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> R:
+        """One page of a webhook's deliveries, newest first; `status`: pending, succeeded or failed."""
+        params = query_params(status=status, limit=limit, cursor=cursor)
+        return self._run(Call("GET", f"{WEBHOOKS}/{webhook_id}/deliveries", params=params, unwrap=PAGE))
+
+    def retry_webhook_delivery(self, webhook_id: str, delivery_id: str) -> R:
+        """Send a delivery again now, with the same `webhook-id`."""
+        return self._run(Call("POST", f"{WEBHOOKS}/{webhook_id}/deliveries/{delivery_id}/retry"))
 
 
 def query_params(**given: Any) -> dict[str, Any]:

@@ -44,6 +44,12 @@ class WebsetFlows(Generic[F, It]):
         params = {"match": match, "detail": detail, "limit": limit, "cursor": cursor}
         return self._emitted(flows.item_pages(webset_id, params))
 
+    def listen_webhooks(self, events: list[str] | None = None) -> It:
+        """The account's events as they happen, for development (`leadwire webhooks listen`): first
+        `{"event": "ready", "listener_id", "secret", "events"}`, then per event `{"event": "webhook",
+        "id", "type", "headers", "body"}`, the body and headers as a webhook delivery carries them."""
+        return self._emitted(flows.listen(events, max_failures=self._max_retries))
+
     def follow_webset(
         self, webset_id: str, *, match: str = "qualified", on_change: OnChange | None = None
     ) -> F:

@@ -17,5 +17,9 @@ async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, An
 
 
 DISPATCH_ACTION = sending_action(
-    action=service.DISPATCH, scopes="outreach", handler=run_dispatch, result=DispatchResult
+    action=service.DISPATCH,
+    scopes="outreach",
+    handler=run_dispatch,
+    result=DispatchResult,
+    outcome_events=("outreach.delivered", "outreach.failed"),
 )

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from leadwire.platform.body_limits import register_body_limit
 from leadwire.platform.errors import ErrorCode, register_errors
+from leadwire.platform.events.domain import EventSink, register_sink
+from leadwire.platform.jobs.background import BackgroundTask, register_background
 from leadwire.platform.jobs.operations import Operation
 from leadwire.platform.jobs.registry import ActionSpec, registry
 from leadwire.platform.plans import RequestClass, register_feature, register_request_class
@@ -61,6 +63,11 @@ class Capability:
     errors: tuple[ErrorCode, ...] = ()
     # The request classes of its own, rate-limited apart from read, poll and task.
     request_classes: tuple[RequestClass, ...] = ()
+    # Receivers of the domain events other slices report (`platform/events/domain.py`), called in the
+    # reporting transaction: the webhooks' outbox.
+    event_sinks: tuple[EventSink, ...] = ()
+    # Tasks a worker runs beside its jobs (`platform/jobs/background.py`): webhook delivery.
+    background: tuple[BackgroundTask, ...] = ()
 
     def http_routers(self) -> list[APIRouter]:
         return [
@@ -91,6 +98,10 @@ def install(capabilities: Iterable[Capability]) -> None:
         register_errors(capability.errors)
         for request_class in capability.request_classes:
             register_request_class(request_class)
+        for sink in capability.event_sinks:
+            register_sink(sink)
+        for task in capability.background:
+            register_background(task)
 
 
 def plugin_capability(module: Any) -> Capability:

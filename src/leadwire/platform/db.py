@@ -9,7 +9,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, DateTime, MetaData, Table, bindparam, event, func, insert, select
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Integer,
+    MetaData,
+    Table,
+    bindparam,
+    event,
+    func,
+    insert,
+    select,
+)
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.engine import Dialect
@@ -34,6 +46,9 @@ class Base(DeclarativeBase):
 
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
+# An auto-incremented 64-bit key: SQLite only auto-increments an INTEGER PRIMARY KEY (the rowid alias),
+# not a BIGINT one.
+SeqType = BigInteger().with_variant(Integer(), "sqlite")
 
 
 class UtcDateTime(TypeDecorator[datetime]):

@@ -12,7 +12,24 @@ import threading
 import time
 
 PREFIXES = frozenset(
-    {"usr", "key", "acct", "job", "ws", "item", "crit", "req", "led", "idem", "dlv", "evt", "run", "blob"}
+    {
+        "usr",
+        "key",
+        "acct",
+        "job",
+        "ws",
+        "item",
+        "crit",
+        "req",
+        "led",
+        "idem",
+        "dlv",
+        "evt",
+        "run",
+        "blob",
+        "wh",
+        "whd",
+    }
 )
 
 _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford's base32, lower case

@@ -23,7 +23,9 @@ JOB_CHANNEL = "leadwire_job"
 NEW_JOB_CHANNEL = "leadwire_new_job"
 EVENT_CHANNEL = "leadwire_event"
 KEY_CHANNEL = "leadwire_key"  # payload: the id of an API key revoked (`platform.key_cache`)
-CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, EVENT_CHANNEL, KEY_CHANNEL)
+# payload: the name of a worker's background task with new work (`platform.jobs.background`)
+WORK_CHANNEL = "leadwire_work"
+CHANNELS = (JOB_CHANNEL, NEW_JOB_CHANNEL, EVENT_CHANNEL, KEY_CHANNEL, WORK_CHANNEL)
 _PENDING_KEY = "leadwire_pending_notifications"
 _SENT_KEY = "leadwire_sent_notifications"
 

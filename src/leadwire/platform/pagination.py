@@ -61,3 +61,12 @@ class CursorCodec:
 def binding(**filters: Any) -> str:
     """A stable string of the filters a cursor is valid for."""
     return orjson.dumps(filters, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def int_query(value: str | None, param: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter (a page's `limit`): `default` when absent, 400 outside low-high."""
+    if value is None:
+        return default
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise ApiError("invalid_request", param=param, detail=f"an integer from {low} to {high}")
+    return int(value)

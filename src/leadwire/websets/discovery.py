@@ -261,7 +261,7 @@ async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> Non
         webset.items_revision += 1
         states.touch(webset, now)
         changed = [views.item(row, detail="compact", finished=False, criteria_by_id=by_id) for row in waiting]
-        await states.append_changed(session, ctx.runtime.notifier, webset, changed, [])
+        await states.append_added(session, ctx.runtime.notifier, webset, changed)
 
 
 def _planned(strategy: dict[str, Any]) -> list[PlannedQuery]:
@@ -428,7 +428,7 @@ async def _commit_batch(
                 "rounds": [*webset.strategy.get("rounds", []), {"run": number, **run_row.rounds[-1]}],
             }
             webset.strategy_updated_at = now
-        await states.append_changed(session, ctx.runtime.notifier, webset, changed, [])
+        await states.append_added(session, ctx.runtime.notifier, webset, changed)
 
 
 async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:

@@ -24,6 +24,7 @@ from leadwire.platform.http import (
     resume_point,
 )
 from leadwire.platform.jobs import get_owned_job
+from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.websets import service, streams
 from leadwire.websets.operations import CREATE, FIND_MORE, READ
@@ -47,14 +48,6 @@ READ_ERRORS = ("webset_not_found", "invalid_request")
 SSE_DOC: dict[int | str, dict[str, Any]] = {
     200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
 }
-
-
-def _int(value: str | None, param: str, default: int, low: int, high: int) -> int:
-    if value is None:
-        return default
-    if not value.isdigit() or not low <= int(value) <= high:
-        raise ApiError("invalid_request", param=param, detail=f"an integer from {low} to {high}")
-    return int(value)
 
 
 def _target_kind(value: str | None) -> str | None:
@@ -87,7 +80,7 @@ async def list_websets(
         session,
         service.cursor_codec(runtime),
         caller,
-        limit=_int(limit, "limit", 20, 1, 100),
+        limit=int_query(limit, "limit", 20, 1, 100),
         target_kind=_target_kind(target_kind),
         cursor=cursor,
     )
@@ -149,7 +142,7 @@ async def list_items(
         raise ApiError("invalid_request", param="match", detail=", ".join(MATCHES))
     if detail not in DETAIL_LIMITS:
         raise ApiError("invalid_request", param="detail", detail="compact, standard or full")
-    size = _int(limit, "limit", 10, 1, DETAIL_LIMITS[detail])
+    size = int_query(limit, "limit", 10, 1, DETAIL_LIMITS[detail])
     snapshot = await service.items(
         session,
         service.cursor_codec(runtime),

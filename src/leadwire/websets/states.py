@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.events import append_event
+from leadwire.platform.events import DomainEvent, append_event, constant, emit
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import Job
 from leadwire.platform.notify import Notifier
@@ -128,6 +128,22 @@ async def append_changed(
     return await append_event(session, notifier, topic(webset.id), "items.changed", payload)
 
 
+async def append_added(
+    session: AsyncSession, notifier: Notifier, webset: Webset, added: list[ItemOut]
+) -> None:
+    """Items released to the list: the streams' `items.changed`, and the `webset.items.added` domain
+    event (webhooks) with the new items' ids and the list's progress."""
+    await append_changed(session, notifier, webset, added, [])
+    if added:
+        data = {
+            "webset_id": webset.id,
+            "item_ids": [item["id"] for item in added],
+            "items_revision": webset.items_revision,
+            "progress": dict(views.progress(webset)),
+        }
+        await emit(session, notifier, [DomainEvent(webset.user_id, "webset.items.added", constant(data))])
+
+
 async def finish(
     session: AsyncSession,
     notifier: Notifier,
@@ -159,6 +175,9 @@ async def finish(
         "run": webset.run_number,
     }
     await append_event(session, notifier, topic(webset.id), "complete", complete)
+    if status in ("completed", "failed"):
+        data = {**views.list_item(webset), "job_id": job_id, "run": webset.run_number}
+        await emit(session, notifier, [DomainEvent(webset.user_id, f"webset.{status}", constant(data))])
 
 
 async def follow_failed_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:

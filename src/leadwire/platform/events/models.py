@@ -5,13 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Index, Integer, String
+from sqlalchemy import BigInteger, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.platform.db import Base, JsonType, UtcDateTime
-
-# SQLite only auto-increments an INTEGER PRIMARY KEY (the rowid alias), not a BIGINT one.
-SeqType = BigInteger().with_variant(Integer(), "sqlite")
+from leadwire.platform.db import Base, JsonType, SeqType, UtcDateTime
 
 
 class EventTopic(Base):

@@ -18,8 +18,8 @@ from leadwire.platform.http.creation import (
 )
 from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
 from leadwire.platform.http.flat_route import flat_get
-from leadwire.platform.http.mcp_tools import ToolKit, tool_error
-from leadwire.platform.http.schemas import ItemEnvelope, ItemsEnvelope, documented, errors
+from leadwire.platform.http.mcp_tools import ToolKit, given, tool_error
+from leadwire.platform.http.schemas import ItemEnvelope, ItemsEnvelope, PageEnvelope, documented, errors
 from leadwire.platform.http.session import Session
 from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resume_point, to_sse
 
@@ -28,6 +28,7 @@ __all__ = [
     "ItemEnvelope",
     "ItemsEnvelope",
     "JSONResponse",
+    "PageEnvelope",
     "Session",
     "StillAllowed",
     "ToolKit",
@@ -36,6 +37,7 @@ __all__ = [
     "documented",
     "errors",
     "flat_get",
+    "given",
     "idempotent",
     "json_body",
     "json_response",

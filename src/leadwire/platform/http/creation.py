@@ -123,10 +123,16 @@ async def respond_with_job(
 
 
 async def respond(
-    session: AsyncSession, idem: Idempotency, body: dict[str, Any], *, status: int = 200
+    session: AsyncSession,
+    idem: Idempotency,
+    body: dict[str, Any],
+    *,
+    status: int = 200,
+    replayed: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    """A non-job POST response, stored for the idempotency key in the same transaction."""
-    await store_response(session, idem.claim, status=status, body=body)
+    """A non-job POST response, stored for the idempotency key in the same transaction. `replayed`:
+    what a replay answers instead, when the body holds what must not be stored (a secret shown once)."""
+    await store_response(session, idem.claim, status=status, body=body if replayed is None else replayed)
     return JSONResponse(body, status_code=status)
 
 

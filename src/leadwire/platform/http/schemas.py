@@ -31,6 +31,16 @@ class ItemsEnvelope(BaseModel, Generic[T]):
     items: list[T]
 
 
+class PageEnvelope(BaseModel, Generic[T]):
+    """A cursor-paged list: pass `next_cursor` back unchanged as `cursor` while `has_more`."""
+
+    ok: Literal[True]
+    request_id: str
+    items: list[T]
+    next_cursor: str | None
+    has_more: bool
+
+
 def documented(
     model: Any, status: int = 200, description: str = "Success"
 ) -> dict[int | str, dict[str, Any]]:

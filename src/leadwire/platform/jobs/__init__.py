@@ -5,6 +5,7 @@ This module is the room's public face; its other modules (the queue, the runner,
 belong to the platform and to the processes that run workers.
 """
 
+from leadwire.platform.jobs.background import BackgroundTask
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job, JobLike, NewJob
 from leadwire.platform.jobs.operations import Operation, job_operation
@@ -15,6 +16,7 @@ from leadwire.platform.jobs.views import public_job, reduced_job
 
 __all__ = [
     "ActionSpec",
+    "BackgroundTask",
     "Channel",
     "Handler",
     "Job",

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
-from leadwire.platform.jobs import states
+from leadwire.platform.jobs import reports, states
 from leadwire.platform.jobs.blobs import drop_blobs
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
@@ -122,6 +122,7 @@ class Outcome:
     needs_settlement: bool
     error_detail: str | None = None  # the failure's human sentence, already capped (`error.detail`)
     has_blobs: bool = False  # its blobs go with its end (`service.drop_blobs`)
+    action: str | None = None  # for the domain events its end reports (`reports.py`)
 
 
 async def finish_many(
@@ -142,6 +143,7 @@ async def finish_many(
     await session.execute(_FINISH, [_finish_params(o, owner, now, settled) for o in ordered])
     await _drop_finished_blobs(session, [o.job_id for o in ordered if o.has_blobs])
     await _follow_failures(session, notifier, [o.job_id for o in ordered if o.error_code is not None])
+    await reports.report_recorded(session, notifier, ordered, recorded_at=now)
     # A job whose lease was lost is not updated above; waking its waiters anyway only costs a re-read.
     await notifier.publish_many(session, JOB_CHANNEL, [o.job_id for o in outcomes])
 

@@ -47,6 +47,9 @@ class ActionSpec:
     # Runs in the transaction that records the job failed — by its handler, a timeout, or a worker lost
     # past the job's attempts: the capability's record of the work (a webset's run) ends with it.
     on_fail: Callable[[AsyncSession, Notifier, Job], Awaitable[None]] | None = None
+    # The domain events (`platform/events/domain.py`) its succeeded and failed jobs report besides
+    # `job.succeeded` / `job.failed`: a sent message's `outreach.delivered` / `outreach.failed`.
+    outcome_events: tuple[str, str] | None = None
 
 
 class ActionRegistry:

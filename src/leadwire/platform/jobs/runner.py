@@ -23,6 +23,7 @@ from leadwire.platform import idempotency
 from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.jobs import handoff, presence, queue
+from leadwire.platform.jobs.background import background_tasks
 from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.progress import ProgressWriter
@@ -49,9 +50,16 @@ def _next_delay(delay: float) -> float:
 
 class Worker:
     def __init__(
-        self, runtime: Runtime, *, concurrency: int | None = None, actions: list[str] | None = None
+        self,
+        runtime: Runtime,
+        *,
+        concurrency: int | None = None,
+        actions: list[str] | None = None,
+        background: bool = True,
     ) -> None:
         self.runtime = runtime
+        # Whether this worker also runs the capabilities' background tasks (`background.py`).
+        self.background = background
         self.settings = runtime.settings
         self.concurrency = concurrency or self.settings.worker_concurrency
         self.actions = actions
@@ -80,6 +88,10 @@ class Worker:
         await self._beat()
         heartbeat = asyncio.create_task(self._heartbeat_loop(), name="leadwire-heartbeat")
         beating = asyncio.create_task(self._presence_loop(), name="leadwire-presence")
+        extra = [
+            asyncio.create_task(task.run(self.runtime, self._stopping), name=f"leadwire-{task.name}")
+            for task in (background_tasks() if self.background else [])
+        ]
         try:
             with (
                 handoff.offering(self.runtime.engine.sync_engine, self),
@@ -98,9 +110,11 @@ class Worker:
                         await self._sleep_unless_stopping(delay)
                         delay = _next_delay(delay)
         finally:
-            for task in (heartbeat, beating):
+            if extra:  # a background task ends its step within the grace period, or is cut off
+                await asyncio.wait(extra, timeout=self.settings.shutdown_grace_seconds)
+            for task in (heartbeat, beating, *extra):
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
     async def _sleep_unless_stopping(self, seconds: float) -> None:
@@ -309,6 +323,7 @@ class Worker:
             units=dict(ctx.units_by_kind),
             needs_settlement=job.billing_status == "pending",
             has_blobs=bool(job.blob_bytes),
+            action=job.action,
         )
         try:
             await self._record(outcome)

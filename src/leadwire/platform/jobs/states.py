@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.billing import ledger
 from leadwire.platform.billing.prices import Units
+from leadwire.platform.jobs import reports
 from leadwire.platform.jobs.blobs import drop_blobs
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
@@ -132,7 +133,7 @@ async def end(
 
 async def follow_end(session: AsyncSession, notifier: Notifier, job: Job, *, units: Units) -> None:
     """What follows a job's end, in its transaction: billing settled on `units`, blobs dropped, its
-    capability told (`on_cancel` / `on_fail`), its waiters woken."""
+    capability told (`on_cancel` / `on_fail`), its domain events reported, its waiters woken."""
     await settle_billing(session, job, units=units)
     if job.blob_bytes:
         await drop_blobs(session, [job.id])
@@ -140,6 +141,7 @@ async def follow_end(session: AsyncSession, notifier: Notifier, job: Job, *, uni
     follow = None if spec is None else spec.on_cancel if job.status == "cancelled" else spec.on_fail
     if follow is not None and job.status != "succeeded":
         await follow(session, notifier, job)
+    await reports.report_ended(session, notifier, job)
     await notifier.publish(session, JOB_CHANNEL, job.id)
 
 

@@ -1,0 +1,127 @@
+"""Requests to URLs a user gave (webhook endpoints): the checks that keep them off the operator's own
+network, and a connection pinned to the address that was checked.
+
+A user-given URL could name the cloud's metadata service, the database or an admin port on loopback:
+a server that calls it for them is a proxy into its own network (server-side request forgery). So the
+host is resolved at every request, every address it resolves to must be public, and the request then
+connects to the checked address itself (the name goes in `Host` and in TLS's SNI), so a DNS answer that
+changes between the check and the connection (rebinding) cannot move it. Redirects are never followed.
+
+`allow_private` (the operator's setting) opens private, loopback and link-local addresses, for a
+deployment that delivers inside its own network. The cloud metadata addresses stay closed even then:
+no receiver lives there, and a token read from one is the worst leak of all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import SplitResult, urlsplit
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+MAX_URL_LENGTH = 2048
+METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a) for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
+)
+
+
+class EgressRefused(Exception):
+    """The URL may not be called; `reason` says why in a sentence for the caller."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checked URL: where to connect (`address`) and what to say the host is."""
+
+    url: str
+    scheme: str
+    host: str
+    port: int
+    path: str  # with the query
+    address: IPAddress
+
+    def pinned_url(self) -> str:
+        """The URL with the checked address in place of the name."""
+        literal = f"[{self.address}]" if self.address.version == 6 else str(self.address)
+        return f"{self.scheme}://{literal}:{self.port}{self.path}"
+
+    @property
+    def host_header(self) -> str:
+        default = 443 if self.scheme == "https" else 80
+        name = f"[{self.host}]" if ":" in self.host else self.host
+        return name if self.port == default else f"{name}:{self.port}"
+
+
+def parse(url: str, *, allow_private: bool) -> SplitResult:
+    """The URL's parts, or `EgressRefused` for one that is not an absolute http(s) URL we may call.
+    Plain http is for private receivers only (`allow_private`): on the internet a signed body still
+    travels readable."""
+    if len(url) > MAX_URL_LENGTH:
+        raise EgressRefused(f"the URL is longer than {MAX_URL_LENGTH} characters")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError:
+        raise EgressRefused("the URL is not a valid URL") from None
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise EgressRefused("the URL must be an absolute https:// URL")
+    if parts.scheme == "http" and not allow_private:
+        raise EgressRefused("the URL must use https")
+    if parts.username is not None or parts.password is not None:
+        raise EgressRefused("the URL must not carry a user name or password")
+    if parts.fragment:
+        raise EgressRefused("the URL must not have a #fragment")
+    return parts
+
+
+def refusal(address: IPAddress, *, allow_private: bool) -> str | None:
+    """Why `address` may not be called, or None."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if address in METADATA_ADDRESSES:
+        return "a cloud metadata address"
+    if address.is_multicast or address.is_unspecified:
+        return "not a unicast address"
+    if not address.is_global and not allow_private:
+        return "a private, loopback or link-local address"
+    return None
+
+
+async def resolve(url: str, *, allow_private: bool) -> Target:
+    """Check `url` and the addresses its host resolves to now; the first address to connect to."""
+    parts = parse(url, allow_private=allow_private)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        literal: IPAddress | None = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None:
+        addresses = [literal]
+    else:
+        try:
+            found = await asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+            )
+        except (OSError, UnicodeError):
+            raise EgressRefused(f"the host {host} does not resolve") from None
+        addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0]) for info in found))
+        if not addresses:
+            raise EgressRefused(f"the host {host} does not resolve")
+    # Every address must pass: a name answering one public and one private address is refused, since
+    # which one a connection gets is the resolver's choice, not ours.
+    for address in addresses:
+        reason = refusal(address, allow_private=allow_private)
+        if reason is not None:
+            said = host if literal is not None else f"{host} resolves to {address},"
+            raise EgressRefused(f"{said} {reason}")
+        if parts.scheme == "http" and address.is_global:
+            raise EgressRefused("the URL must use https (plain http reaches private receivers only)")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(url=url, scheme=parts.scheme, host=host, port=port, path=path, address=addresses[0])

@@ -1,0 +1,8 @@
+"""What the webhooks capability lets a caller do, under its permissions (no job creations)."""
+
+from __future__ import annotations
+
+from leadwire.platform.callers import Permission
+
+READ = Permission("webhooks:read", "read")
+WRITE = Permission("webhooks:write", "read")

@@ -1,0 +1,103 @@
+"""The webhooks' outbox: the domain events other slices report (`platform/events/domain.py`) become
+delivery rows in the reporting transaction, one per subscribed webhook, so an event is never lost
+and never sent for a change that rolled back. The delivery task (`delivery.py`) sends them.
+
+An account with no active webhook costs one indexed read per reporting transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import and_, func, insert, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.events import DomainEvent
+from leadwire.platform.ids import new_id
+from leadwire.platform.notify import WORK_CHANNEL, Notifier
+from leadwire.platform.time import iso, utcnow
+from leadwire.webhooks.models import Webhook, WebhookDelivery
+from leadwire.webhooks.schemas import ALL_EVENTS, EventBody
+from leadwire.webhooks.service import DELIVERY_TASK, LISTENING
+
+# Pending deliveries one webhook may hold; past it new events are logged failed (`_refuse_over_backlog`).
+BACKLOG_LIMIT = 10_000
+BACKLOG_ERROR = f"not sent: the webhook already holds {BACKLOG_LIMIT} pending deliveries"
+
+
+async def record(session: AsyncSession, notifier: Notifier, events: Sequence[DomainEvent]) -> None:
+    user_ids = sorted({e.user_id for e in events})
+    now = utcnow()
+    hooks = (
+        await session.execute(
+            select(Webhook.id, Webhook.user_id, Webhook.events).where(
+                Webhook.user_id.in_(user_ids),
+                or_(
+                    Webhook.status == "active",
+                    and_(Webhook.status == LISTENING, Webhook.listen_expires_at > now),
+                ),
+            )
+        )
+    ).all()
+    if not hooks:
+        return
+    rows: list[dict[str, Any]] = []
+    for event in events:
+        targets = [h.id for h in hooks if h.user_id == event.user_id and _wants(h.events, event.type)]
+        if not targets:
+            continue
+        data = await event.data(session)
+        if data is None:
+            continue
+        event_id = new_id("evt")
+        body = orjson.dumps(EventBody(id=event_id, type=event.type, created_at=iso(now), data=data)).decode()
+        rows.extend(
+            {
+                "id": new_id("whd"),
+                "webhook_id": webhook_id,
+                "user_id": event.user_id,
+                "event_id": event_id,
+                "event_type": event.type,
+                "body": body,
+                "status": "pending",
+                "attempts": 0,
+                "last_error": None,
+                "next_attempt_at": now,
+                "created_at": now,
+                "updated_at": now,
+            }
+            for webhook_id in targets
+        )
+    if not rows:
+        return
+    await _refuse_over_backlog(session, rows)
+    await session.execute(insert(WebhookDelivery), rows)
+    await notifier.publish(session, WORK_CHANNEL, DELIVERY_TASK)
+
+
+def _wants(subscribed: list[str], event_type: str) -> bool:
+    return ALL_EVENTS in subscribed or event_type in subscribed
+
+
+async def _refuse_over_backlog(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """A webhook whose receiver has been failing for long piles up deliveries: past the operator's
+    limit, new ones are logged `failed` at once, so the log still shows what was missed and can replay
+    it, but no table grows without bound waiting on one receiver."""
+    webhook_ids = sorted({r["webhook_id"] for r in rows})
+    pending = dict(
+        (
+            await session.execute(
+                select(WebhookDelivery.webhook_id, func.count())
+                .where(WebhookDelivery.webhook_id.in_(webhook_ids), WebhookDelivery.status == "pending")
+                .group_by(WebhookDelivery.webhook_id)
+            )
+        ).all()
+    )
+    for row in rows:
+        count = int(pending.get(row["webhook_id"], 0))
+        if count >= BACKLOG_LIMIT:
+            row.update(status="failed", last_error=BACKLOG_ERROR, next_attempt_at=None)
+        else:
+            pending[row["webhook_id"]] = count + 1

@@ -1,0 +1,77 @@
+"""Calls to user-given URLs (`platform/egress.py`): which URLs and addresses are refused, that every
+address a name resolves to must pass, and that the connection goes to the checked address."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from typing import Any
+
+import pytest
+
+from leadwire.platform.egress import EgressRefused, refusal, resolve
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "10.0.0.5", "172.16.3.4", "192.168.1.1", "100.64.0.1", "169.254.1.1", "::1", "fe80::1",
+     "fc00::1", "::ffff:10.0.0.1", "0.0.0.0"],
+)  # fmt: skip
+def test_private_loopback_and_link_local_addresses_are_refused_by_default(address: str) -> None:
+    assert refusal(ipaddress.ip_address(address), allow_private=False) is not None
+
+
+@pytest.mark.parametrize("address", ["10.0.0.5", "127.0.0.1", "::1", "192.168.1.1"])
+def test_the_operators_setting_opens_private_addresses(address: str) -> None:
+    assert refusal(ipaddress.ip_address(address), allow_private=True) is None
+
+
+@pytest.mark.parametrize(
+    "address", ["169.254.169.254", "fd00:ec2::254", "::ffff:169.254.169.254", "224.0.0.1"]
+)
+def test_metadata_and_multicast_addresses_stay_refused_even_when_private_ones_are_allowed(
+    address: str,
+) -> None:
+    assert refusal(ipaddress.ip_address(address), allow_private=True) is not None
+
+
+def test_public_addresses_pass() -> None:
+    assert refusal(ipaddress.ip_address("93.184.216.34"), allow_private=False) is None
+    assert refusal(ipaddress.ip_address("2606:2800:220:1::1"), allow_private=False) is None
+
+
+async def test_a_name_with_one_private_address_among_public_ones_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def answers(host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        return [
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port)),
+            (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.7", port)),
+        ]
+
+    monkeypatch.setattr(socket, "getaddrinfo", answers)
+    with pytest.raises(EgressRefused, match=r"10\.0\.0\.7"):
+        await resolve("https://split.example/hook", allow_private=False)
+
+
+async def test_the_checked_address_is_where_the_request_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    def answers(host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("2606:2800:220:1::1", port, 0, 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", answers)
+    target = await resolve("https://hooks.example:8443/in?x=1", allow_private=False)
+    assert target.pinned_url() == "https://[2606:2800:220:1::1]:8443/in?x=1"
+    assert target.host_header == "hooks.example:8443" and target.host == "hooks.example"
+
+
+async def test_plain_http_reaches_only_private_receivers() -> None:
+    with pytest.raises(EgressRefused, match="https"):
+        await resolve("http://93.184.216.34/hook", allow_private=True)
+    assert (await resolve("http://127.0.0.1:9000/hook", allow_private=True)).host_header == "127.0.0.1:9000"
+    with pytest.raises(EgressRefused, match="https"):
+        await resolve("http://127.0.0.1:9000/hook", allow_private=False)
+
+
+async def test_a_name_that_does_not_resolve_is_refused_at_send() -> None:
+    with pytest.raises(EgressRefused, match="does not resolve"):
+        await resolve("https://nothing.invalid/hook", allow_private=False)
