@@ -75,3 +75,30 @@ async def test_plain_http_reaches_only_private_receivers() -> None:
 async def test_a_name_that_does_not_resolve_is_refused_at_send() -> None:
     with pytest.raises(EgressRefused, match="does not resolve"):
         await resolve("https://nothing.invalid/hook", allow_private=False)
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["64:ff9b::a00:1", "64:ff9b::7f00:1", "2002:a00:1::", "2001:0:4136:e378:8000:63bf:3fff:fdd2"],
+)
+def test_ipv6_addresses_that_reach_private_ipv4_ones_are_refused(address: str) -> None:
+    """NAT64 and 6to4 carry an IPv4 address (10.0.0.1, 127.0.0.1 here); Teredo tunnels are refused."""
+    assert refusal(ipaddress.ip_address(address), allow_private=False) is not None
+
+
+def test_metadata_through_nat64_stays_refused() -> None:
+    assert (
+        refusal(ipaddress.ip_address("64:ff9b::a9fe:a9fe"), allow_private=True) == "a cloud metadata address"
+    )
+
+
+async def test_an_internationalised_name_goes_out_as_its_ascii_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+
+    def answers(host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        seen.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", answers)
+    target = await resolve("https://bücher.example/hook", allow_private=False)
+    assert target.host == "xn--bcher-kva.example" and seen == ["xn--bcher-kva.example"]

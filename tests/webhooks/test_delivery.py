@@ -273,3 +273,22 @@ async def test_past_the_backlog_limit_new_events_are_logged_failed(
     log = await deliveries(client, acct.headers, hook["id"])
     assert [d["status"] for d in log] == ["failed", "pending", "pending"]
     assert log[0]["last_error"] == outbox.BACKLOG_ERROR and log[0]["attempts"] == 0
+
+
+async def test_a_receiver_that_refuses_connections_ends_failed_and_the_next_event_goes(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No answer at all (a closed port): the delivery is retried on its schedule and ends failed, with
+    the connection's error in the log; the webhook's next event is not held behind it."""
+    from tests.support.processes import free_port
+
+    monkeypatch.setattr(runtime.settings, "webhook_retry_schedule", "0.05")
+    acct = await accounts.create()
+    closed = f"http://127.0.0.1:{free_port()}/hook"
+    hook = await register(client, acct.headers, closed, ["job.succeeded"])
+    async with running_worker(runtime):
+        await _echo(client, acct.headers)
+        await _echo(client, acct.headers)
+        log = await settled_deliveries(client, acct.headers, hook["id"], 2)
+    assert [(d["status"], d["attempts"], d["last_status_code"]) for d in log] == [("failed", 2, None)] * 2
+    assert all(d["last_error"].startswith("ConnectError") for d in log), log

@@ -22,6 +22,7 @@ from urllib.parse import SplitResult, urlsplit
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 MAX_URL_LENGTH = 2048
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known prefix: IPv4 addresses inside IPv6
 METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a) for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
 )
@@ -80,10 +81,22 @@ def parse(url: str, *, allow_private: bool) -> SplitResult:
     return parts
 
 
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one reaches through a translator (mapped, NAT64, 6to4), if any."""
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address in NAT64:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return address.sixtofour
+
+
 def refusal(address: IPAddress, *, allow_private: bool) -> str | None:
-    """Why `address` may not be called, or None."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    """Why `address` may not be called, or None. An IPv6 address that carries an IPv4 one (mapped,
+    NAT64, 6to4) is judged by the IPv4 address it reaches; Teredo tunnels are refused."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.teredo is not None:
+            return "a Teredo tunnel address"
+        address = _embedded_ipv4(address) or address
     if address in METADATA_ADDRESSES:
         return "a cloud metadata address"
     if address.is_multicast or address.is_unspecified:
@@ -96,7 +109,10 @@ def refusal(address: IPAddress, *, allow_private: bool) -> str | None:
 async def resolve(url: str, *, allow_private: bool) -> Target:
     """Check `url` and the addresses its host resolves to now; the first address to connect to."""
     parts = parse(url, allow_private=allow_private)
-    host = parts.hostname or ""
+    try:  # an internationalised name travels as its ASCII form, in Host and in TLS
+        host = (parts.hostname or "").encode("idna").decode("ascii")
+    except UnicodeError:
+        raise EgressRefused("the URL's host is not a valid name") from None
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         literal: IPAddress | None = ipaddress.ip_address(host)

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, delete, exists, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -49,6 +49,7 @@ log = logging.getLogger("leadwire.webhooks")
 MAX_ANSWER_BYTES = 64 * 1024
 IDLE_POLL_SECONDS = 1.0
 PRUNE_EVERY_SECONDS = 3600.0
+PRUNE_BATCH = 1000
 
 
 def _user_agent() -> str:
@@ -92,8 +93,8 @@ async def run(runtime: Runtime, stopping: asyncio.Event) -> None:
 
 class Deliverer:
     """Claims due deliveries into its free slots, sends each in a task of its own, and records the
-    answer; between rounds it sleeps until a change wakes it (`WORK_CHANNEL`), a slot frees, or the
-    next poll (due retries)."""
+    answer; between rounds it sleeps until a change wakes it (`WORK_CHANNEL`), a slot frees, a retry
+    it scheduled is due, or the next poll (another worker's retries)."""
 
     def __init__(self, runtime: Runtime, stopping: asyncio.Event) -> None:
         self.runtime = runtime
@@ -103,10 +104,10 @@ class Deliverer:
         self.box = SecretBox(self.settings.resolved_secret_key)
         self.in_flight: set[asyncio.Task[None]] = set()
         self.slot_freed = asyncio.Event()
-        self.client: httpx.AsyncClient | None = (
-            None  # made at the first delivery: a worker starts without httpx
-        )
+        # Made at the first delivery: a worker starts without httpx.
+        self.client: httpx.AsyncClient | None = None
         self.last_prune = 0.0
+        self.next_retry: float | None = None  # monotonic time of the earliest retry scheduled here
 
     async def run(self) -> None:
         try:
@@ -116,7 +117,10 @@ class Deliverer:
                     self.slot_freed.clear()
                     # Fewer claimed than free slots: nothing more is due until a change, a finished
                     # delivery (its webhook's next one) or a retry's time.
-                    await _first(wake.wait(IDLE_POLL_SECONDS), self.slot_freed.wait(), self.stopping.wait())
+                    pause = self._pause()
+                    await _first(
+                        wake.wait(pause), self.slot_freed.wait(), self.stopping.wait(), timeout=pause
+                    )
                 if self.in_flight:  # the worker's grace period cuts these off if they take longer
                     await asyncio.wait(self.in_flight)
         finally:
@@ -141,6 +145,19 @@ class Deliverer:
             self.in_flight.add(task)
             task.add_done_callback(self._finished)
 
+    def _pause(self) -> float:
+        """Until the next poll, or the earliest retry this worker scheduled if sooner."""
+        if self.next_retry is None:
+            return IDLE_POLL_SECONDS
+        left = self.next_retry - time.monotonic()
+        if left <= 0:
+            self.next_retry = None
+        return min(IDLE_POLL_SECONDS, max(left, 0.0))
+
+    def _retry_at(self, when: datetime) -> None:
+        due = time.monotonic() + max(0.0, (when - utcnow()).total_seconds())
+        self.next_retry = due if self.next_retry is None else min(self.next_retry, due)
+
     def _finished(self, task: asyncio.Task[None]) -> None:
         self.in_flight.discard(task)
         self.slot_freed.set()
@@ -148,20 +165,26 @@ class Deliverer:
     async def _deliver(self, client: httpx.AsyncClient, delivery: Claimed) -> None:
         """Send, record, and go on with the webhook's next delivery while one is due."""
         current: Claimed | None = delivery
-        while current is not None and not self.stopping.is_set():
+        while current is not None:
             sending = current
+            if self.stopping.is_set():  # leased with the last one's record, never sent: given back
+                await _release(self.runtime, self.owner, sending)
+                return
             try:
                 answer = await send(client, self.settings, sending)
-                current = await _record(self.runtime, self.box, self.owner, sending, answer)
+                current, retry_at = await _record(self.runtime, self.box, self.owner, sending, answer)
             except Exception as exc:  # the lease runs out and the delivery goes again
                 log.warning("webhook delivery %s not recorded: %s", sending.id, exc)
                 return
+            if retry_at is not None:
+                self._retry_at(retry_at)
 
 
 def _client() -> httpx.AsyncClient:
     import httpx
 
     return httpx.AsyncClient(
+        timeout=None,  # each send is cut off as a whole by `send`, the name's resolution included
         follow_redirects=False,
         trust_env=False,  # a proxy would connect to the name again, unchecked
         limits=httpx.Limits(max_keepalive_connections=0),  # a connection is pinned to one checked name
@@ -169,11 +192,11 @@ def _client() -> httpx.AsyncClient:
     )
 
 
-async def _first(*waits: Any) -> None:
-    """Until the first of `waits` is done (each an awaitable), the others cancelled."""
+async def _first(*waits: Any, timeout: float) -> None:
+    """Until the first of `waits` is done (each an awaitable) or `timeout`, the others cancelled."""
     tasks = [asyncio.ensure_future(w) for w in waits]
     try:
-        await asyncio.wait(tasks, timeout=IDLE_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
     finally:
         for task in tasks:
             task.cancel()
@@ -181,25 +204,23 @@ async def _first(*waits: Any) -> None:
                 await task
 
 
-def _due(now: datetime) -> Any:
-    """A webhook's oldest pending delivery, due and not leased, of an active webhook."""
-    earlier = aliased(WebhookDelivery)
-    return (
-        select(WebhookDelivery.seq)
-        .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
-        .where(
-            WebhookDelivery.status == "pending",
-            WebhookDelivery.next_attempt_at <= now,
-            or_(WebhookDelivery.lease_expires_at.is_(None), WebhookDelivery.lease_expires_at < now),
-            Webhook.status == "active",
-            ~exists().where(
-                and_(
-                    earlier.webhook_id == WebhookDelivery.webhook_id,
-                    earlier.status == "pending",
-                    earlier.seq < WebhookDelivery.seq,
-                )
-            ),
-        )
+def _due(now: datetime, webhook_id: str | None = None) -> Any:
+    """The oldest pending delivery of each active webhook (of one, when given), when it is due and not
+    leased. Found from the webhooks, one probe of the pending rows' index each: a webhook's backlog
+    waiting behind its head costs nothing here."""
+    pending = aliased(WebhookDelivery)
+    head = (
+        select(func.min(pending.seq))
+        .where(pending.webhook_id == Webhook.id, pending.status == "pending")
+        .scalar_subquery()
+    )
+    heads = select(head).where(Webhook.status == "active")
+    if webhook_id is not None:
+        heads = heads.where(Webhook.id == webhook_id)
+    return select(WebhookDelivery.seq).where(
+        WebhookDelivery.seq.in_(heads),
+        WebhookDelivery.next_attempt_at <= now,
+        or_(WebhookDelivery.lease_expires_at.is_(None), WebhookDelivery.lease_expires_at < now),
     )
 
 
@@ -263,27 +284,31 @@ async def _take(
 
 
 async def send(client: httpx.AsyncClient, settings: Settings, delivery: Claimed) -> Answer:
-    """One POST, signed now, to the address the webhook's URL resolves to now (checked at every send)."""
+    """One POST, signed now, to the address the webhook's URL resolves to now (checked at every send).
+    The whole of it, the name's resolution included, ends within the delivery's time limit; any
+    failure is the delivery's answer (retried on the schedule), never an exception."""
+    limit = settings.webhook_timeout_seconds
     try:
-        target = await resolve(delivery.url, allow_private=settings.webhook_allow_private_networks)
+        async with asyncio.timeout(limit):
+            target = await resolve(delivery.url, allow_private=settings.webhook_allow_private_networks)
+            return await _post(client, target, _headers(target, delivery), delivery.body.encode())
     except EgressRefused as refused:
         return Answer(None, f"not sent: {refused.reason}")
-    body = delivery.body.encode()
+    except TimeoutError:
+        return Answer(None, f"no answer within {limit:g} s")
+    except Exception as exc:  # refused connections, TLS failures, broken answers: the receiver's side
+        return Answer(None, (f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)[:500])
+
+
+def _headers(target: Target, delivery: Claimed) -> dict[str, str]:
     timestamp = int(time.time())
-    headers = {
+    return {
         "host": target.host_header,
         "content-type": "application/json",
         "webhook-id": delivery.event_id,
         "webhook-timestamp": str(timestamp),
-        "webhook-signature": sign(delivery.secrets, delivery.event_id, timestamp, body),
+        "webhook-signature": sign(delivery.secrets, delivery.event_id, timestamp, delivery.body.encode()),
     }
-    try:
-        async with asyncio.timeout(settings.webhook_timeout_seconds):
-            return await _post(client, target, headers, body)
-    except TimeoutError:
-        return Answer(None, f"no answer within {settings.webhook_timeout_seconds:g} s")
-    except httpx.HTTPError as exc:
-        return Answer(None, f"{type(exc).__name__}: {exc}"[:500] or type(exc).__name__)
 
 
 async def _post(client: httpx.AsyncClient, target: Target, headers: dict[str, str], body: bytes) -> Answer:
@@ -323,7 +348,7 @@ def _next_attempt(settings: Settings, attempts: int, now: datetime) -> datetime 
 
 async def _record(
     runtime: Runtime, box: SecretBox, owner: str, delivery: Claimed, answer: Answer
-) -> Claimed | None:
+) -> tuple[Claimed | None, datetime | None]:
     """The answer, if the lease is still this worker's (else another send of it counts); and when
     the webhook moved on, its next delivery leased in the same transaction: a busy webhook's slot goes
     on with it without a claim of its own."""
@@ -350,12 +375,22 @@ async def _record(
             )
         )
         if not result.rowcount:  # type: ignore[attr-defined]
-            return None
+            return None, None
         await _follow_webhook(session, settings, delivery.webhook_id, answer, now)
         if status == "pending":
-            return None
+            return None, retry_at
         following = await _take(session, settings, box, owner, 1, webhook_id=delivery.webhook_id)
-        return following[0] if following else None
+        return (following[0] if following else None), None
+
+
+async def _release(runtime: Runtime, owner: str, delivery: Claimed) -> None:
+    """Give back a delivery leased but never sent (the worker is stopping): its claim did not count."""
+    async with transaction(runtime.sessionmaker) as session:
+        await session.execute(
+            update(WebhookDelivery)
+            .where(WebhookDelivery.seq == delivery.seq, WebhookDelivery.lease_owner == owner)
+            .values(lease_owner=None, lease_expires_at=None, attempts=WebhookDelivery.attempts - 1)
+        )
 
 
 async def _follow_webhook(
@@ -370,7 +405,7 @@ async def _follow_webhook(
             .values(failing_since=None)
         )
         return
-    webhook = await session.get(Webhook, webhook_id, with_for_update=True)
+    webhook = await session.get(Webhook, webhook_id, with_for_update={"key_share": True})
     if webhook is None or webhook.status != "active":
         return
     if webhook.failing_since is None:
@@ -384,16 +419,23 @@ async def _follow_webhook(
 
 
 async def _prune(runtime: Runtime, settings: Settings) -> None:
-    """Finished deliveries past their retention, and the subscriptions of `listen` streams that
-    stopped refreshing (their server died with them open)."""
+    """Finished deliveries past their retention, a thousand rows a transaction (SQLite holds its one
+    write lock for each), and the subscriptions of `listen` streams that stopped refreshing (their
+    server died with them open)."""
     now = utcnow()
     cutoff = now - timedelta(days=settings.webhook_retention_days)
     async with transaction(runtime.sessionmaker) as session:
         await session.execute(
             delete(Webhook).where(Webhook.status == LISTENING, Webhook.listen_expires_at < now)
         )
-        await session.execute(
-            delete(WebhookDelivery).where(
-                WebhookDelivery.status.in_(("succeeded", "failed")), WebhookDelivery.updated_at < cutoff
-            )
-        )
+    old = (
+        select(WebhookDelivery.seq)
+        .where(WebhookDelivery.status.in_(("succeeded", "failed")), WebhookDelivery.updated_at < cutoff)
+        .limit(PRUNE_BATCH)
+        .scalar_subquery()
+    )
+    while True:
+        async with transaction(runtime.sessionmaker) as session:
+            gone = await session.execute(delete(WebhookDelivery).where(WebhookDelivery.seq.in_(old)))
+        if (gone.rowcount or 0) < PRUNE_BATCH:  # type: ignore[attr-defined]
+            return

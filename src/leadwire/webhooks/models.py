@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, SeqType, UtcDateTime
@@ -47,7 +47,15 @@ class WebhookDelivery(Base):
     __tablename__ = "webhook_deliveries"
     __table_args__ = (
         Index("ix_webhook_deliveries_webhook_seq", "webhook_id", "seq"),
-        Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),
+        # A webhook's pending rows alone: its head (`delivery._due`) and its backlog's count.
+        Index(
+            "ix_webhook_deliveries_pending",
+            "webhook_id",
+            "seq",
+            postgresql_where=text("status = 'pending'"),
+            sqlite_where=text("status = 'pending'"),
+        ),
+        Index("ix_webhook_deliveries_finished", "status", "updated_at"),  # the retention's prune
     )
 
     seq: Mapped[int] = mapped_column(SeqType, primary_key=True, autoincrement=True)

@@ -30,15 +30,20 @@ BACKLOG_ERROR = f"not sent: the webhook already holds {BACKLOG_LIMIT} pending de
 async def record(session: AsyncSession, notifier: Notifier, events: Sequence[DomainEvent]) -> None:
     user_ids = sorted({e.user_id for e in events})
     now = utcnow()
+    # Locked (in id order) until this transaction ends: two changes reported at once for one webhook
+    # get their rows' `seq` in the order they commit, so the delivery order is the commit order.
     hooks = (
         await session.execute(
-            select(Webhook.id, Webhook.user_id, Webhook.events).where(
+            select(Webhook.id, Webhook.user_id, Webhook.events)
+            .where(
                 Webhook.user_id.in_(user_ids),
                 or_(
                     Webhook.status == "active",
                     and_(Webhook.status == LISTENING, Webhook.listen_expires_at > now),
                 ),
             )
+            .order_by(Webhook.id)
+            .with_for_update(key_share=True)
         )
     ).all()
     if not hooks:

@@ -96,7 +96,9 @@ async def get_owned(session: AsyncSession, caller: Caller, webhook_id: str, *, l
     statement = select(Webhook).where(
         Webhook.id == webhook_id, Webhook.user_id == caller.user_id, Webhook.status != LISTENING
     )
-    webhook = (await session.execute(statement.with_for_update() if lock else statement)).scalar_one_or_none()
+    # NO KEY UPDATE: the outbox's inserts (their foreign key's KEY SHARE) need not wait for a change.
+    locked = statement.with_for_update(key_share=True) if lock else statement
+    webhook = (await session.execute(locked)).scalar_one_or_none()
     if webhook is None:
         raise ApiError("webhook_not_found", param="webhook_id")
     return webhook
@@ -129,9 +131,10 @@ async def update(
     *,
     allow_private: bool,
 ) -> WebhookOut:
+    if body.url is not None:  # resolved before any lock: the URL's owner decides how slow its DNS is
+        await check_url(body.url, allow_private=allow_private)
     webhook = await get_owned(session, caller, webhook_id, lock=True)
     if body.url is not None:
-        await check_url(body.url, allow_private=allow_private)
         webhook.url = body.url
     if body.events is not None:
         webhook.events = body.events

@@ -72,7 +72,14 @@ def upgrade() -> None:
         sa.UniqueConstraint("id"),
     )
     op.create_index("ix_webhook_deliveries_webhook_seq", "webhook_deliveries", ["webhook_id", "seq"])
-    op.create_index("ix_webhook_deliveries_due", "webhook_deliveries", ["status", "next_attempt_at"])
+    op.create_index(
+        "ix_webhook_deliveries_pending",
+        "webhook_deliveries",
+        ["webhook_id", "seq"],
+        postgresql_where=sa.text("status = 'pending'"),
+        sqlite_where=sa.text("status = 'pending'"),
+    )
+    op.create_index("ix_webhook_deliveries_finished", "webhook_deliveries", ["status", "updated_at"])
 
 
 def downgrade() -> None:

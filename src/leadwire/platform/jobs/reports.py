@@ -30,6 +30,8 @@ class Recorded(Protocol):
     def error_code(self) -> str | None: ...
     @property
     def action(self) -> str | None: ...
+    @property
+    def attempt(self) -> int: ...
 
 
 def event_types(action: str | None, status: str) -> list[str]:
@@ -65,12 +67,13 @@ async def report_recorded(
     events: list[DomainEvent] = []
     for outcome in outcomes:
         status = "succeeded" if outcome.error_code is None else "failed"
-        data = _recorded_item(outcome.job_id, status, recorded_at)
+        data = _recorded_item(outcome.job_id, outcome.attempt, status, recorded_at)
         events.extend(DomainEvent(outcome.user_id, t, data) for t in event_types(outcome.action, status))
     await emit(session, notifier, events)
 
 
-def _recorded_item(job_id: str, status: str, recorded_at: datetime) -> DataBuilder:
+def _recorded_item(job_id: str, attempt: int, status: str, recorded_at: datetime) -> DataBuilder:
+    """The job item if this outcome (this claim's: `attempt`) is the one recorded."""
     cached: list[dict[str, Any] | None] = []
 
     async def item(session: AsyncSession) -> dict[str, Any] | None:
@@ -78,7 +81,12 @@ def _recorded_item(job_id: str, status: str, recorded_at: datetime) -> DataBuild
             job = (
                 await session.execute(
                     select(Job)
-                    .where(Job.id == job_id, Job.status == status, Job.updated_at == recorded_at)
+                    .where(
+                        Job.id == job_id,
+                        Job.status == status,
+                        Job.attempt_count == attempt,
+                        Job.updated_at == recorded_at,
+                    )
                     .execution_options(populate_existing=True)
                 )
             ).scalar_one_or_none()
