@@ -36,6 +36,14 @@ class EgressRefused(Exception):
         self.reason = reason
 
 
+class AddressRefused(EgressRefused):
+    """The URL is well formed, but its host resolves to an address that may not be called."""
+
+
+class Unresolvable(EgressRefused):
+    """The host does not resolve (now): nothing can be said of its addresses yet."""
+
+
 @dataclass(frozen=True)
 class Target:
     """A checked URL: where to connect (`address`) and what to say the host is."""
@@ -126,17 +134,17 @@ async def resolve(url: str, *, allow_private: bool) -> Target:
                 host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
             )
         except (OSError, UnicodeError):
-            raise EgressRefused(f"the host {host} does not resolve") from None
+            raise Unresolvable(f"the host {host} does not resolve") from None
         addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0]) for info in found))
         if not addresses:
-            raise EgressRefused(f"the host {host} does not resolve")
+            raise Unresolvable(f"the host {host} does not resolve")
     # Every address must pass: a name answering one public and one private address is refused, since
     # which one a connection gets is the resolver's choice, not ours.
     for address in addresses:
         reason = refusal(address, allow_private=allow_private)
         if reason is not None:
             said = host if literal is not None else f"{host} resolves to {address},"
-            raise EgressRefused(f"{said} {reason}")
+            raise AddressRefused(f"{said} {reason}")
         if parts.scheme == "http" and address.is_global:
             raise EgressRefused("the URL must use https (plain http reaches private receivers only)")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

@@ -35,6 +35,11 @@ class CursorCodec:
     def __init__(self, secret: str) -> None:
         self._secret = secret
 
+    @classmethod
+    def for_instance(cls, secret_key: str) -> CursorCodec:
+        """The codec of every list page of an instance (REST and MCP alike), keyed by its secret."""
+        return cls("cursor:" + secret_key)
+
     def encode(self, position: dict[str, Any], *, bound_to: str) -> str:
         """A cursor resuming after `position`, valid only for queries whose binding is `bound_to`."""
         body = _b64(orjson.dumps({"p": position, "b": bound_to}, option=orjson.OPT_SORT_KEYS))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import ValidationError
@@ -12,6 +12,7 @@ from typing_extensions import TypedDict
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
+    SSE_DOC,
     Idempotency,
     ItemEnvelope,
     JSONResponse,
@@ -47,9 +48,6 @@ Reader = Annotated[Caller, Depends(require(READ))]
 Writer = Annotated[Caller, Depends(require(WRITE))]
 WebhookId = Path(description="the webhook's id (`wh_...`)")
 DeliveryId = Path(description="the delivery's id (`whd_...`)")
-SSE_DOC: dict[int | str, dict[str, Any]] = {
-    200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
-}
 POST_ERRORS = ("invalid_request", "idempotency_conflict", "idempotency_key_in_progress")
 
 

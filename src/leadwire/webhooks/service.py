@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.crypto import SecretBox
-from leadwire.platform.egress import EgressRefused, parse, resolve
+from leadwire.platform.egress import AddressRefused, EgressRefused, Unresolvable, resolve
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.notify import WORK_CHANNEL, Notifier
@@ -37,7 +37,7 @@ def secret_box(runtime: Runtime) -> SecretBox:
 
 def cursor_codec(runtime: Runtime) -> CursorCodec:
     """The signed-cursor codec of the webhook and delivery pages (REST and MCP alike)."""
-    return CursorCodec("cursor:" + runtime.settings.resolved_secret_key)
+    return CursorCodec.for_instance(runtime.settings.resolved_secret_key)
 
 
 def new_secret() -> str:
@@ -48,14 +48,13 @@ async def check_url(url: str, *, allow_private: bool) -> None:
     """400 for a URL we would never call. A host that resolves now must resolve to addresses we may
     call; one that does not resolve yet is accepted (each delivery checks again)."""
     try:
-        parse(url, allow_private=allow_private)
+        await resolve(url, allow_private=allow_private)
+    except Unresolvable:
+        return
+    except AddressRefused as refused:
+        raise ApiError("webhook_url_not_allowed", param="url", detail=refused.reason) from None
     except EgressRefused as refused:
         raise ApiError("invalid_webhook_url", param="url", detail=refused.reason) from None
-    try:
-        await resolve(url, allow_private=allow_private)
-    except EgressRefused as refused:
-        if "does not resolve" not in refused.reason:
-            raise ApiError("webhook_url_not_allowed", param="url", detail=refused.reason) from None
 
 
 async def create(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from sse_starlette import EventSourceResponse
@@ -10,6 +10,7 @@ from sse_starlette import EventSourceResponse
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
+    SSE_DOC,
     ItemEnvelope,
     JSONResponse,
     Session,
@@ -45,9 +46,6 @@ WebsetsReader = Annotated[Caller, Depends(require(READ))]
 add_creation_route(router, "", CREATE)
 add_creation_route(router, "/{webset_id}/find-more", FIND_MORE)
 READ_ERRORS = ("webset_not_found", "invalid_request")
-SSE_DOC: dict[int | str, dict[str, Any]] = {
-    200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
-}
 
 
 def _target_kind(value: str | None) -> str | None:

@@ -40,7 +40,7 @@ MATCH_FILTERS = {
 
 def cursor_codec(runtime: Runtime) -> CursorCodec:
     """The signed-cursor codec of list and item pages (REST and MCP alike)."""
-    return CursorCodec("cursor:" + runtime.settings.resolved_secret_key)
+    return CursorCodec.for_instance(runtime.settings.resolved_secret_key)
 
 
 def _check_count(caller: Caller, count: int) -> None:

@@ -19,11 +19,19 @@ from leadwire.platform.http.creation import (
 from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
 from leadwire.platform.http.flat_route import flat_get
 from leadwire.platform.http.mcp_tools import ToolKit, given, tool_error
-from leadwire.platform.http.schemas import ItemEnvelope, ItemsEnvelope, PageEnvelope, documented, errors
+from leadwire.platform.http.schemas import (
+    SSE_DOC,
+    ItemEnvelope,
+    ItemsEnvelope,
+    PageEnvelope,
+    documented,
+    errors,
+)
 from leadwire.platform.http.session import Session
 from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resume_point, to_sse
 
 __all__ = [
+    "SSE_DOC",
     "Idempotency",
     "ItemEnvelope",
     "ItemsEnvelope",

@@ -41,6 +41,12 @@ class PageEnvelope(BaseModel, Generic[T]):
     has_more: bool
 
 
+# `responses=` of a route that answers a server-sent-events stream.
+SSE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"description": "Server-sent events", "content": {"text/event-stream": {}}}
+}
+
+
 def documented(
     model: Any, status: int = 200, description: str = "Success"
 ) -> dict[int | str, dict[str, Any]]:

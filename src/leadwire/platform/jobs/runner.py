@@ -55,11 +55,8 @@ class Worker:
         *,
         concurrency: int | None = None,
         actions: list[str] | None = None,
-        background: bool = True,
     ) -> None:
         self.runtime = runtime
-        # Whether this worker also runs the capabilities' background tasks (`background.py`).
-        self.background = background
         self.settings = runtime.settings
         self.concurrency = concurrency or self.settings.worker_concurrency
         self.actions = actions
@@ -90,7 +87,7 @@ class Worker:
         beating = asyncio.create_task(self._presence_loop(), name="leadwire-presence")
         extra = [
             asyncio.create_task(task.run(self.runtime, self._stopping), name=f"leadwire-{task.name}")
-            for task in (background_tasks() if self.background else [])
+            for task in background_tasks()
         ]
         try:
             with (
