@@ -23,6 +23,9 @@ class Receiver:
     answers: list[int] = field(default_factory=list)
     # Seconds to wait before answering (a slow receiver).
     delay: float = 0.0
+    # Answer a 200 announcing 10 MB, send this many bytes of it, then hold the connection open
+    # (a receiver that never finishes its answer).
+    endless_body: int = 0
     requests: list[Received] = field(default_factory=list)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -53,6 +56,12 @@ class Receiver:
             status = self.answers.pop(0) if self.answers else 200
             if self.delay:
                 await asyncio.sleep(self.delay)
+            if self.endless_body:
+                writer.write(
+                    b"HTTP/1.1 200 OK\r\ncontent-length: 10000000\r\n\r\n" + b"x" * self.endless_body
+                )
+                await writer.drain()
+                await asyncio.sleep(3600)
             writer.write(f"HTTP/1.1 {status} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok".encode())
             await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
@@ -64,8 +73,8 @@ class Receiver:
 
 
 @contextlib.asynccontextmanager
-async def receiving(*answers: int, delay: float = 0.0) -> AsyncIterator[Receiver]:
-    receiver = Receiver(answers=list(answers), delay=delay)
+async def receiving(*answers: int, delay: float = 0.0, endless_body: int = 0) -> AsyncIterator[Receiver]:
+    receiver = Receiver(answers=list(answers), delay=delay, endless_body=endless_body)
     server = await asyncio.start_server(receiver.handle, "127.0.0.1", 0)
     receiver.port = server.sockets[0].getsockname()[1]
     try:

@@ -292,3 +292,17 @@ async def test_a_receiver_that_refuses_connections_ends_failed_and_the_next_even
         log = await settled_deliveries(client, acct.headers, hook["id"], 2)
     assert [(d["status"], d["attempts"], d["last_status_code"]) for d in log] == [("failed", 2, None)] * 2
     assert all(d["last_error"].startswith("ConnectError") for d in log), log
+
+
+async def test_at_most_64_kb_of_an_answer_is_read(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """A 2xx whose body never ends: the delivery stops reading after 64 KB and counts the answer, rather
+    than wait for the rest until its time limit (2 s here) and fail."""
+    acct = await accounts.create()
+    async with receiving(endless_body=200_000) as receiver, running_worker(runtime):
+        hook = await register(client, acct.headers, receiver.url, ["job.succeeded"])
+        await _echo(client, acct.headers)
+        (logged,) = await settled_deliveries(client, acct.headers, hook["id"], 1)
+    assert (logged["status"], logged["attempts"], logged["last_status_code"]) == ("succeeded", 1, 200)
+    assert len(receiver.requests) == 1
