@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from leadwire import capabilities
 from leadwire.config import Settings, load_settings
-from leadwire.platform.db import is_lost_connection, is_lost_race, is_transient
+from leadwire.platform.db import describe_failure, is_lost_connection, is_lost_race, is_transient
 from leadwire.platform.errors import ApiError
 from leadwire.platform.gcfreeze import freeze_startup_heap
 from leadwire.platform.http import health
@@ -84,7 +84,7 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
         log.error("database error: %s", type(exc).__name__, exc_info=exc)
         return error_response(ApiError("internal_error"))
     reason = "a concurrent transaction won a lock race" if is_lost_race(exc) else "database unavailable"
-    log.error("%s: %s", reason, type(exc).__name__)
+    log.error("%s: %s", reason, describe_failure(exc))
     if is_lost_connection(exc):
         mark_retryable(request)  # answered again from a fresh connection, once
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))

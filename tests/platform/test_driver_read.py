@@ -17,7 +17,7 @@ from sqlalchemy import exc as sa_exc
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.db import DbTimeouts, is_transient, make_engine
+from leadwire.platform.db import DbTimeouts, describe_failure, is_transient, make_engine
 from leadwire.platform.driver_read import DriverReads
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.views import PUBLIC_JOB_READ, public_job
@@ -138,6 +138,7 @@ async def test_a_statement_past_the_timeout_is_transient_and_its_connection_stay
             await runtime.driver_reads.first(SLEEP, {})
         assert is_transient(raised.value) and not raised.value.connection_invalidated
         assert isinstance(raised.value.orig, asyncpg.QueryCanceledError)
+        assert describe_failure(raised.value).endswith("QueryCanceledError (SQLSTATE 57014)")
         assert await runtime.driver_reads.first(PUBLIC_JOB_READ, {"job_id": "job_x"}) is None
         assert runtime.driver_reads.connections == 1
 

@@ -25,14 +25,20 @@ async def wait_finished(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        item: dict[str, Any] = assert_ok(await client.get(f"/api/v2/websets/{webset_id}", headers=headers))[
-            "item"
-        ]
+        response = await client.get(f"/api/v2/websets/{webset_id}", headers=headers)
+        if _retryable(response) and loop.time() < deadline:
+            await asyncio.sleep(0.5)  # a busy database's 503 says "retry as it is", as a polling client does
+            continue
+        item: dict[str, Any] = assert_ok(response)["item"]
         if item["status"] in ("completed", "failed", "cancelled"):
             return item
         if loop.time() > deadline:
             raise AssertionError(f"webset {webset_id} stayed {item['status']}: {item['progress']}")
         await asyncio.sleep(0.05)
+
+
+def _retryable(response: httpx.Response) -> bool:
+    return response.status_code == 503 and response.json()["error"]["code"] == "task_unavailable"
 
 
 async def all_items(

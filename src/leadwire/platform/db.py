@@ -216,6 +216,16 @@ def _sqlstate(exc: BaseException) -> str | None:
     return None
 
 
+def describe_failure(exc: BaseException) -> str:
+    """The exception's class, its driver's and its SQLSTATE, for a log line: never the statement or
+    its parameters, which may hold a user's data."""
+    orig = getattr(exc, "orig", None)
+    cause = getattr(orig, "__cause__", None) or orig
+    parts = [type(exc).__name__] + ([type(cause).__name__] if cause is not None else [])
+    state = _sqlstate(exc)
+    return " / ".join(parts) + (f" (SQLSTATE {state})" if state else "")
+
+
 def is_transient(exc: BaseException) -> bool:
     """A failure of the database (unreachable, hung, restarting, busy, a lost lock race), not of the work.
 
