@@ -155,8 +155,8 @@ COMMANDS: list[tuple[tuple[str, ...], Operation, dict[str, str], set[str]]] = [
         },
         set(),
     ),
-    (("websets", "create"), CREATE_WEBSET, {}, set()),
-    (("websets", "find-more"), START_FIND_MORE, {}, set()),
+    (("websets", "create"), CREATE_WEBSET, {}, {"exclude"}),
+    (("websets", "find-more"), START_FIND_MORE, {}, {"exclude"}),
 ]
 
 

@@ -159,3 +159,28 @@ def test_the_live_view_on_a_terminal_ends_with_the_final_table() -> None:
     final = text[text.rindex("Name") :]
     assert "Alpha Freight" in final and "Beta [bold]Cargo[/bold]" in final
     assert "webset ws_1 completed, 2 items" in final
+
+
+def test_exclude_names_lists_on_create_and_find_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeWebsets(
+        Snapshot([A], [(30, 5)], status="completed"), [Conn(PRELUDE + changed(31, 6, [C]) + complete(32, 6))]
+    )
+
+    created = invoke(
+        fake, monkeypatch, "create", "EU freight forwarders", "--exclude", "ws_a", "--exclude", "ws_b"
+    )
+    started = invoke(fake, monkeypatch, "find-more", "ws_1", "--exclude", "ws_c")
+    followed = invoke(fake, monkeypatch, "find-more", "ws_1", "--exclude", "ws_d", "--follow")
+
+    assert created.exit_code == started.exit_code == followed.exit_code == 0, followed.output
+    sent = [
+        body for request, body in zip(fake.requests, fake.bodies, strict=True) if request.method == "POST"
+    ]
+    assert sent == [
+        {
+            "query": "EU freight forwarders",
+            "exclude": [{"source": "webset", "id": "ws_a"}, {"source": "webset", "id": "ws_b"}],
+        },
+        {"exclude": [{"source": "webset", "id": "ws_c"}]},
+        {"exclude": [{"source": "webset", "id": "ws_d"}]},
+    ]

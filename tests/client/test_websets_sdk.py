@@ -171,7 +171,8 @@ async def test_find_more_posts_with_a_reused_key_and_follows_its_own_stream(mode
         find_more_failures=[503],
     )
 
-    state, updates = await run(mode, fake, lambda lw: lw.find_more("ws_1", count=100))
+    excluded = [{"source": "webset", "id": "ws_0"}]
+    state, updates = await run(mode, fake, lambda lw: lw.find_more("ws_1", count=100, exclude=excluded))
 
     assert [(r.method, r.url.path.rsplit("/", 1)[-1]) for r in fake.requests] == [
         ("GET", "items"),
@@ -182,7 +183,7 @@ async def test_find_more_posts_with_a_reused_key_and_follows_its_own_stream(mode
     posts = fake.sent("/find-more")
     keys = [r.headers.get("idempotency-key") for r in posts]
     assert keys[0] and keys[0].startswith("sdk-") and keys == [keys[0]] * 2
-    assert [fake.bodies[fake.requests.index(r)] for r in posts] == [{"count": 100}] * 2
+    assert [fake.bodies[fake.requests.index(r)] for r in posts] == [{"count": 100, "exclude": excluded}] * 2
     streamed = fake.sent("/find-more/stream")[0]
     assert params(streamed) == {"job_id": "job_fm1", "stream_cursor": "30", "items_revision": "5"}
     assert [u.kind for u in updates] == ["snapshot", "started", "items.changed", "complete"]

@@ -129,6 +129,12 @@ async def test_scope_and_argument_rules_are_the_rest_rules(
         await call(client, acct.headers, "research_public_web", queries=["a", "b", "c"])
     )
     assert "task_not_found" in error_text(await call(client, acct.headers, "get_job", job_id="job_nope"))
+    unknown = [{"source": "webset", "id": "ws_nope"}]
+    excluded = await call(client, acct.headers, "create_webset", query="banks", exclude=unknown)
+    assert error_code(excluded) == "exclusion_not_found"
+    imported = [{"source": "import", "id": "imp_1"}]
+    refused = await call(client, acct.headers, "create_webset", query="banks", exclude=imported)
+    assert error_code(refused) == "invalid_exclusion"
 
 
 async def test_mcp_and_rest_share_the_account_allowance(

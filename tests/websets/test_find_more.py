@@ -4,78 +4,14 @@ with fewer items than asked, and only what it delivered is charged (SQLite and P
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
-import pytest
 
-from leadwire.app import create_app
-from leadwire.config import Settings
-from leadwire.platform.runtime import Runtime, build_runtime
-from leadwire.sandbox.convert import convert_records
-from leadwire.sandbox.ingest import ingest
+from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
 from tests.support.jobs import poll_job, running_worker
-from tests.support.lifespan import asgi_client
-from tests.websets.conftest import all_items, create_webset, wait_finished
-
-SWISS_CHEMICALS = 30  # more than one list of 25, fewer than two
-
-
-@pytest.fixture(scope="module")
-def small_pool_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Swiss chemical companies (30), and beside them Swiss banks and German chemical companies: what a
-    search for Swiss chemical companies also turns up, and no list may be padded with."""
-    rows = [
-        {
-            "name": f"Alpen Chemie {i}",
-            "country": "CH",
-            "industries": ["Chemicals"],
-            "website": f"alpen{i}.example",
-        }
-        for i in range(SWISS_CHEMICALS)
-    ]
-    rows += [
-        {"name": f"Bergbank {i}", "country": "CH", "industries": ["Banks"], "website": f"bergbank{i}.example"}
-        for i in range(30)
-    ]
-    rows += [
-        {
-            "name": f"Rhein Chemie {i}",
-            "country": "DE",
-            "industries": ["Chemicals"],
-            "website": f"rhein{i}.example",
-        }
-        for i in range(30)
-    ]
-    conversion = convert_records(enumerate(rows, start=1))
-    work = tmp_path_factory.mktemp("pool")
-    companies, documents = conversion.write(work / "ingest")
-    world = work / "world"
-    for kind, path in (("companies", companies), ("documents", documents)):
-        assert ingest(world, kind, path).accepted
-    return world
-
-
-@pytest.fixture
-async def pool_runtime(settings: Settings, small_pool_world: Path) -> AsyncIterator[Runtime]:
-    runtime = await build_runtime(settings.model_copy(update={"world_dir": small_pool_world}))
-    yield runtime
-    await runtime.close()
-
-
-@pytest.fixture
-async def pool_client(pool_runtime: Runtime) -> AsyncIterator[httpx.AsyncClient]:
-    async with asgi_client(create_app(runtime=pool_runtime)) as http:
-        yield http
-
-
-def domain(item: dict[str, object]) -> str:
-    entity = item["entity"]
-    assert isinstance(entity, dict)
-    return str(entity["website"]).split("//", 1)[-1].split("/", 1)[0]
+from tests.websets.conftest import SWISS_CHEMICALS, all_items, create_webset, domain, wait_finished
 
 
 async def test_find_more_on_a_pool_that_runs_out_stops_exhausted_and_charges_what_it_delivered(

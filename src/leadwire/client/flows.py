@@ -85,12 +85,17 @@ def follow(state: WebsetState, *, max_failures: int) -> Flow:
 
 
 def find_more(
-    state: WebsetState, *, count: int | None, idempotency_key: str | None, max_failures: int
+    state: WebsetState,
+    *,
+    count: int | None,
+    exclude: list[dict[str, Any]] | None = None,
+    idempotency_key: str | None,
+    max_failures: int,
 ) -> Flow:
     """Snapshot (its checkpoint is the old one), start Find More, then follow that run's stream."""
     yield from _snapshot(state)
     yield Emit(WebsetUpdate("snapshot", state, changed=list(state.items)))
-    state.job = yield Fetch(find_more_call(state.webset_id, count, idempotency_key))
+    state.job = yield Fetch(find_more_call(state.webset_id, count, idempotency_key, exclude))
     yield Emit(WebsetUpdate("started", state))
     extra = {"job_id": state.job["id"]}
     yield from _stream(state, f"{WEBSETS}/{state.webset_id}/find-more/stream", extra, max_failures)

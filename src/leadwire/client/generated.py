@@ -150,15 +150,36 @@ SECTION_REQUEST = (
     Field("filters", dict, fields=SECTION_FILTERS),
 )
 
+EXCLUSION = (
+    Field("source", str, required=True, const="webset"),
+    Field("id", str, required=True, max_length=64),
+)
+
 CREATE_WEBSET_REQUEST = (
     Field("query", str, required=True, max_length=2000, pattern="\\S"),
     Field("title", str, max_length=200),
     Field("count", int, default=25, enum=(25, 100, 500, 1000)),
     Field("target_kind", str, default="company", enum=("company", "person")),
     Field("locale", str, default="en", enum=("en", "zh")),
+    Field(
+        "exclude",
+        list,
+        description="at most 10 sources, each `{source: \"webset\", id}`: that list's qualified items are left out of this list's runs",
+        max_length=10,
+        items=Field("", dict, fields=EXCLUSION),
+    ),
 )
 
-FIND_MORE_REQUEST = (Field("count", int, default=25, enum=(25, 100, 500, 1000)),)
+FIND_MORE_REQUEST = (
+    Field("count", int, default=25, enum=(25, 100, 500, 1000)),
+    Field(
+        "exclude",
+        list,
+        description="at most 10 sources, each `{source: \"webset\", id}`: that list's qualified items are left out of this list's runs",
+        max_length=10,
+        items=Field("", dict, fields=EXCLUSION),
+    ),
+)
 
 PUBLIC_WEB = Operation(
     "/api/v2/research/public-web",
@@ -559,6 +580,7 @@ class Creations(Generic[R]):
         count: Literal[25, 100, 500, 1000] | None = None,
         target_kind: Literal["company", "person"] | None = None,
         locale: Literal["en", "zh"] | None = None,
+        exclude: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> R:
         """Create a prospect list (webset) from natural-language criteria (`POST /api/v2/websets`); returns
@@ -570,6 +592,8 @@ class Creations(Generic[R]):
             count: 25, 100, 500 or 1000; default 25.
             target_kind: company or person; default company.
             locale: en or zh; default en.
+            exclude: at most 10 sources, each `{source: "webset", id}`: that list's qualified items are left
+                out of this list's runs; at most 10 items; a list of {source, id}.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """
         return self._create(CREATE_WEBSET, locals())
@@ -579,6 +603,7 @@ class Creations(Generic[R]):
         webset_id: str,
         *,
         count: Literal[25, 100, 500, 1000] | None = None,
+        exclude: list[dict[str, Any]] | None = None,
         wait: int | None = None,
         idempotency_key: str | None = None,
     ) -> R:
@@ -588,6 +613,8 @@ class Creations(Generic[R]):
         Args:
             webset_id: the id in the path.
             count: 25, 100, 500 or 1000; default 25.
+            exclude: at most 10 sources, each `{source: "webset", id}`: that list's qualified items are left
+                out of this list's runs; at most 10 items; a list of {source, id}.
             wait: seconds the server may hold the answer (`Prefer: wait`), at most 60.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """

@@ -146,7 +146,12 @@ def query_params(**given: Any) -> dict[str, Any]:
     return {name: value for name, value in given.items() if value is not None}
 
 
-def find_more_call(webset_id: str, count: int | None, idempotency_key: str | None) -> Call:
+def find_more_call(
+    webset_id: str,
+    count: int | None,
+    idempotency_key: str | None,
+    exclude: list[dict[str, Any]] | None = None,
+) -> Call:
     """Find More's creation POST (flows.find_more sends it before following the run)."""
-    given = {"webset_id": webset_id, "count": count, "idempotency_key": idempotency_key}
+    given = {"webset_id": webset_id, "count": count, "idempotency_key": idempotency_key, "exclude": exclude}
     return creation_call(START_FIND_MORE, given)

@@ -66,6 +66,7 @@ class WebsetFlows(Generic[F, It]):
         webset_id: str,
         *,
         count: int | None = None,
+        exclude: list[dict[str, Any]] | None = None,
         match: str = "qualified",
         idempotency_key: str | None = None,
         on_change: OnChange | None = None,
@@ -73,10 +74,15 @@ class WebsetFlows(Generic[F, It]):
         """Continue discovery and follow it: snapshot the current items, POST find-more (with an
         Idempotency-Key that retries reuse), then that run's stream from the snapshot's checkpoint
         until `complete`. Updates as `follow_webset`, plus `started` once the job exists
-        (`state.job`). 409 `webset_busy` while another run is active."""
+        (`state.job`). 409 `webset_busy` while another run is active. `exclude` adds sources the
+        list leaves out (`[{"source": "webset", "id": ...}]`)."""
         state = WebsetState(webset_id, match)
         flow = flows.find_more(
-            state, count=count, idempotency_key=idempotency_key, max_failures=self._max_retries
+            state,
+            count=count,
+            exclude=exclude,
+            idempotency_key=idempotency_key,
+            max_failures=self._max_retries,
         )
         return self._follow(flow, state, on_change)
 

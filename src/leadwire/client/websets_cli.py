@@ -54,12 +54,20 @@ HELPS = {
     "target_kind": "companies or people",
 }
 WebsetId = typer.Argument(..., metavar="ID", help="the webset id (ws_…)", show_default=False)
+Exclude = typer.Option(
+    None, "--exclude", metavar="WEBSET_ID", help="leave out that list's qualified items (repeatable)"
+)
+
+
+def _exclusions(webset_ids: list[str] | None) -> list[dict[str, str]] | None:
+    return [{"source": "webset", "id": i} for i in webset_ids] if webset_ids else None
 
 
 @websets_app.command("create")
-@schema_options(CREATE_WEBSET, helps=HELPS, arguments=("query",))
+@schema_options(CREATE_WEBSET, helps=HELPS, arguments=("query",), exclude=("exclude",))
 def create(
     fields: Fields = FROM_SCHEMA,
+    excluding: list[str] | None = Exclude,
     follow: bool = Follow,
     match: Match = FollowMatch,
     api_url: str = ApiUrl,
@@ -68,7 +76,7 @@ def create(
 ) -> None:
     """Create a prospect list; `--follow` shows it fill up live."""
     with _session(api_url, api_key) as lw:
-        created = lw.create_webset(**fields)
+        created = lw.create_webset(**fields, exclude=_exclusions(excluding))
         webset, job = created["webset"], created["preparation_job"]
         if as_json:
             typer.echo(json.dumps(created, indent=2, ensure_ascii=False))
@@ -144,10 +152,11 @@ def items(
 
 
 @websets_app.command("find-more")
-@schema_options(START_FIND_MORE, helps=HELPS)
+@schema_options(START_FIND_MORE, helps=HELPS, exclude=("exclude",))
 def find_more(
     webset_id: str = WebsetId,
     fields: Fields = FROM_SCHEMA,
+    excluding: list[str] | None = Exclude,
     follow: bool = Follow,
     match: Match = FollowMatch,
     idempotency_key: str | None = typer.Option(
@@ -158,13 +167,17 @@ def find_more(
     as_json: bool = AsJson,
 ) -> None:
     """Continue discovery on a list; `--follow` shows the run live until it is complete."""
-    count = fields["count"]
+    count, excluded = fields["count"], _exclusions(excluding)
     with _session(api_url, api_key) as lw:
         if not follow:
-            job = lw.start_find_more(webset_id, count=count, idempotency_key=idempotency_key)
+            job = lw.start_find_more(
+                webset_id, count=count, exclude=excluded, idempotency_key=idempotency_key
+            )
             typer.echo(json.dumps(job, indent=2, ensure_ascii=False) if as_json else describe(job))
             return
-        run = lw.find_more(webset_id, count=count, match=match, idempotency_key=idempotency_key)
+        run = lw.find_more(
+            webset_id, count=count, exclude=excluded, match=match, idempotency_key=idempotency_key
+        )
         if as_json:  # the final items only
             typer.echo(json.dumps(run.wait().ranked(), indent=2, ensure_ascii=False))
         else:

@@ -46,6 +46,21 @@ ERRORS = (
         remedy="check the id from `POST /api/v2/websets` or `GET /api/v2/websets`",
     ),
     ErrorCode(
+        "invalid_exclusion",
+        400,
+        when=(
+            '`exclude` (create or Find More) is not a list of `{source: "webset", id}`, or a list would '
+            "exclude more than 10 sources"
+        ),
+        remedy='name at most 10 of your lists, each as `{"source": "webset", "id": "ws_…"}`',
+    ),
+    ErrorCode(
+        "exclusion_not_found",
+        404,
+        when="an `exclude` entry names a list this account does not have (`param` says which entry)",
+        remedy="check the id with `GET /api/v2/websets`",
+    ),
+    ErrorCode(
         "webset_busy",
         409,
         when=("Find More while the list is still discovering, or on a list that never got a strategy"),

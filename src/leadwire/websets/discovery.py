@@ -28,7 +28,7 @@ from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
 from leadwire.search.understand import understand
-from leadwire.websets import people, service, states, views
+from leadwire.websets import exclusions, people, service, states, views
 from leadwire.websets.models import Webset, WebsetItem
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
@@ -181,6 +181,7 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         criteria = [Criterion(**c) for c in webset.criteria]
         queries = _planned(webset.strategy or {})
         query, kind, goal, cap = webset.query, webset.target_kind, webset.goal, webset.verify_cap
+        excluded = await exclusions.load(session, webset.exclude)
     if number > 1:
         await _release_overflow(ctx, webset_id, number)
     source: ProspectSource = ctx.adapter("prospects")
@@ -199,14 +200,19 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         )
         size = max(1, min(size, cap - state["verified"]))
         await _set_stage(ctx, webset_id, "searching")
-        exclude = frozenset(state["companies"] | explored)
+        exclude = frozenset(state["companies"] | explored | excluded.domains)
         companies = await source.companies(
             ProspectQuery(planned.text, size, exclude, planned.user_location or None)
         )
         exhausted = len(companies) < size
         explored.update(c.key for c in companies)
+        companies = [c for c in companies if excluded.keeps(c)]
         prospects = (
-            await people.expand(ctx.adapter("contacts"), companies, positions)
+            [
+                p
+                for p in await people.expand(ctx.adapter("contacts"), companies, positions)
+                if excluded.keeps(p)
+            ]
             if kind == "person"
             else companies
         )

@@ -35,6 +35,8 @@ class Webset(Base):
     failure_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     failure_detail: Mapped[str | None] = mapped_column(String(500), nullable=True)
     preparation_job_id: Mapped[str] = mapped_column(String(32))
+    # Sources whose prospects every run leaves out: `[{source, id}]`, creation's and Find More's.
+    exclude: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
     # The run in progress or the last one (1 = the creation's run, then one per Find More).
     run_number: Mapped[int] = mapped_column(Integer, default=1)
     items_revision: Mapped[int] = mapped_column(Integer, default=0)

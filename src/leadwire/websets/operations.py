@@ -25,6 +25,8 @@ CREATE = Operation(
         "webset_count_invalid",
         "webset_target_kind_unsupported",
         "locale_invalid",
+        "invalid_exclusion",
+        "exclusion_not_found",
         "webset_count_not_available_for_tier",
     ),
     summary="Create a prospect list (webset) from natural-language criteria",
@@ -35,7 +37,9 @@ CREATE = Operation(
         "released. The 202 item is `{webset, preparation_job}`; the preparation job succeeding only "
         "means discovery started: follow the webset's status, its items or its SSE stream. Billing: 1 "
         "credit per released qualified item; `count` credits are reserved at creation and the unused "
-        "part released when the run ends. Needs `websets:write`."
+        "part released when the run ends. `exclude` names lists whose qualified items this list leaves "
+        "out (by domain, else name and country; people by profile): never verified, never charged. "
+        "Needs `websets:write`."
     ),
     tool_description="Create a prospect list (webset) from a natural-language query.",
 )
@@ -51,6 +55,8 @@ FIND_MORE = job_operation(
         "webset_not_found",
         "webset_busy",
         "webset_count_invalid",
+        "invalid_exclusion",
+        "exclusion_not_found",
         "webset_count_not_available_for_tier",
     ),
     summary="Continue discovery on a prospect list (Find More)",
@@ -60,7 +66,8 @@ FIND_MORE = job_operation(
         "`idempotency_key_required`): a retried click gets the same job. A list still discovering is "
         "409 `webset_busy`. Billing: 1 credit per released qualified item, `count` reserved at "
         "creation. Follow it with the Find More stream (`job_id` = this job's id, and the checkpoint "
-        "of the snapshot read before the call). Needs `websets:write`."
+        "of the snapshot read before the call). `exclude` adds sources to those the list already leaves "
+        "out; they hold for every later run. Needs `websets:write`."
     ),
     tool_description=(
         "Continue discovery on a finished prospect list; returns the Find More job. It never pads: with "

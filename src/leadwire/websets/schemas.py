@@ -17,6 +17,28 @@ TARGET_KINDS = ("company", "person")
 MATCHES = ("qualified", "full", "partial", "rejected", "verified")
 DETAIL_LIMITS = {"compact": 50, "standard": 25, "full": 10}
 MAX_QUERY, MAX_TITLE = 2000, 200
+MAX_EXCLUSIONS = 10
+EXCLUSION_SOURCES = ("webset",)
+
+
+class Exclusion(RequestModel):
+    """A source whose prospects a run leaves out: another list of the account (its qualified items)."""
+
+    source: Literal["webset"]
+    id: StrictStr = Field(json_schema_extra={"maxLength": 64})
+
+
+def _exclusions() -> Any:
+    """`exclude` of creation and Find More: what the list's runs leave out, by normalised domain (else
+    normalised name and country) for companies and by profile for people; never verified or charged."""
+    return Field(
+        default_factory=list,
+        max_length=MAX_EXCLUSIONS,
+        description=(
+            f'at most {MAX_EXCLUSIONS} sources, each `{{source: "webset", id}}`: that list\'s qualified '
+            "items are left out of this list's runs"
+        ),
+    )
 
 
 def _count(value: object) -> int:
@@ -45,6 +67,7 @@ class CreateWebsetRequest(RequestModel):
         "count": "webset_count_invalid",
         "target_kind": "webset_target_kind_unsupported",
         "locale": "locale_invalid",
+        "exclude": "invalid_exclusion",
     }
 
     # The published schema states the validators' rules, so clients (and fuzzers) know them.
@@ -53,6 +76,7 @@ class CreateWebsetRequest(RequestModel):
     count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
     target_kind: Literal["company", "person"] = "company"
     locale: Literal["en", "zh"] = "en"
+    exclude: list[Exclusion] = _exclusions()
 
     @field_validator("query")
     @classmethod
@@ -78,9 +102,10 @@ class CreateWebsetRequest(RequestModel):
 
 class FindMoreRequest(RequestModel):
     model_config = with_examples({"count": 25})
-    invalid_codes = {"count": "webset_count_invalid"}
+    invalid_codes = {"count": "webset_count_invalid", "exclude": "invalid_exclusion"}
 
     count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
+    exclude: list[Exclusion] = _exclusions()
 
     @field_validator("count", mode="before")
     @classmethod
@@ -132,10 +157,16 @@ class WebsetListItem(TypedDict):
 
 class WebsetOut(WebsetListItem):
     criteria: list[CriterionOut]
+    exclude: list[ExclusionOut]
     failure: FailureOut | None
     locale: str
     preparation_job_id: str
     run_job_id: str | None
+
+
+class ExclusionOut(TypedDict):
+    source: str
+    id: str
 
 
 class CreatedWebset(TypedDict):

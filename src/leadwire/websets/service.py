@@ -20,7 +20,7 @@ from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.pagination import CursorCodec, binding
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import states, views
+from leadwire.websets import exclusions, states, views
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemOut
 
@@ -53,6 +53,7 @@ async def create(
 ) -> tuple[Webset, NewJob]:
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     _check_count(caller, body.count)
+    excluded = await exclusions.merged_sources(session, caller, body.exclude)
     now = utcnow()
     webset_id = new_id("ws")
     job = await create_job(
@@ -75,6 +76,7 @@ async def create(
         status="generating_criteria",
         criteria=[],
         preparation_job_id=job.id,
+        exclude=excluded,
         run_number=1,
         items_revision=0,
         stage="generating_criteria",
@@ -207,6 +209,7 @@ async def find_more(
     if webset.strategy is None:  # the creation never got as far as a plan: nothing to continue
         raise ApiError("webset_busy", detail="the list has no strategy to continue from")
     _check_count(caller, body.count)
+    excluded = await exclusions.merged_sources(session, caller, body.exclude, webset.exclude)
     number = webset.run_number + 1
     job = await create_job(
         session,
@@ -218,6 +221,7 @@ async def find_more(
         draining=runtime.draining,
     )
     now = utcnow()
+    webset.exclude = excluded
     states.queue_find_more(webset, body.count, now)
     session.add(states.new_run(webset.id, number, job_id=job.id, now=now))
     await session.flush()

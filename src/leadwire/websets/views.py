@@ -79,6 +79,7 @@ def webset_detail(webset: Webset, run_job_id: str | None) -> WebsetOut:
         **list_item(webset),
         "query": webset.query,
         "criteria": criteria(webset),
+        "exclude": [{"source": e["source"], "id": e["id"]} for e in webset.exclude],
         "failure": failure,  # type: ignore[typeddict-item]
         "locale": webset.locale,
         "preparation_job_id": webset.preparation_job_id,
