@@ -53,6 +53,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("websets_sse.py", ["--api-processes", "2"]),
     ("cluster_load.py", []),
     ("webhooks.py", []),
+    ("websets_export.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

@@ -69,6 +69,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "get_webset_strategy",
         "list_webset_items",
         "find_more_webset",
+        "export_webset",
         "list_accounts",
         "research_public_web",
         "research_contacts",

@@ -72,8 +72,8 @@ class ResponseConformance:
             return
         resolved = self._resolve_refs(schema)
         validator = Draft202012Validator(resolved, registry=self._registry)  # type: ignore[call-arg]
-        # A text body (the Prometheus exposition) is checked as the string it is.
-        body = response.json() if media.endswith("json") else response.text
+        # A text body (the Prometheus exposition, an export's JSON lines) is checked as the string it is.
+        body = response.json() if media == "application/json" or media.endswith("+json") else response.text
         errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
         if errors:
             first = errors[0]

@@ -9,18 +9,21 @@ from typing import Any
 
 import httpx
 
-from leadwire.client.core import TERMINAL, Answer, Call, Connection, poll_delay
-from leadwire.client.flows import Emit, Fetch, Flow, Next, Open, Pause, Step
+from leadwire.client.core import TERMINAL, Answer, Call, Connection, poll_delay, transport_error
+from leadwire.client.flows import Emit, Fetch, Flow, Next, NextChunk, Open, Pause, Step
 from leadwire.client.sse import SSEDecoder, SSEEvent
 from leadwire.client.state import WebsetState
 from leadwire.client.surface import Operations
 from leadwire.client.websets import AsyncWebsetFollow, OnChange, WebsetFlows
 
 AsyncItems = AsyncGenerator[dict[str, Any], None]
+AsyncChunks = AsyncGenerator[bytes, None]
 
 
 class AsyncLeadwire(
-    Connection[httpx.AsyncClient], Operations[Awaitable[Any]], WebsetFlows[AsyncWebsetFollow, AsyncItems]
+    Connection[httpx.AsyncClient],
+    Operations[Awaitable[Any]],
+    WebsetFlows[AsyncWebsetFollow, AsyncItems, AsyncChunks],
 ):
     def _open(
         self, base_url: str, headers: dict[str, str], timeout: float, transport: Any
@@ -76,6 +79,9 @@ class AsyncLeadwire(
     def _emitted(self, flow: Flow) -> AsyncItems:
         return self._drive(flow)
 
+    def _chunks(self, flow: Flow) -> AsyncChunks:
+        return self._drive(flow)
+
     async def _drive(self, flow: Flow) -> AsyncGenerator[Any, None]:
         """Run the flow's steps, yielding what it emits; the open stream is closed however it ends."""
         stream: _AsyncStream | None = None
@@ -105,6 +111,8 @@ class AsyncLeadwire(
             return await self._run(step.call)
         if isinstance(step, Next):
             return await stream.next_event() if stream is not None else None
+        if isinstance(step, NextChunk):
+            return await stream.next_chunk() if stream is not None else None
         if isinstance(step, Pause):
             await asyncio.sleep(step.seconds)
         return None
@@ -133,6 +141,7 @@ class _AsyncStream:
     def __init__(self, response: httpx.Response) -> None:
         self._response = response
         self._lines = response.aiter_lines()
+        self._bytes = response.aiter_bytes()  # a stream is read as events or as bytes, never both
         self._decoder = SSEDecoder()
 
     async def next_event(self) -> SSEEvent | None:
@@ -144,6 +153,13 @@ class _AsyncStream:
         except (httpx.TransportError, httpx.StreamError):
             pass
         return None
+
+    async def next_chunk(self) -> bytes | None:
+        """The body's next bytes, or None at its end; raises `network_error` when it was cut."""
+        try:
+            return await anext(self._bytes, None)
+        except httpx.TransportError as failure:
+            raise transport_error(failure) from failure
 
     async def aclose(self) -> None:
         await self._response.aclose()

@@ -49,6 +49,12 @@ class Next:
 
 
 @dataclass(frozen=True)
+class NextChunk:
+    """Read the open response's next bytes; resumed with them, or None at its end. A response cut
+    short raises `network_error`: a download never ends early without saying so."""
+
+
+@dataclass(frozen=True)
 class Pause:
     seconds: float
 
@@ -60,7 +66,7 @@ class Emit:
     value: Any
 
 
-Step = Fetch | Open | Next | Pause | Emit
+Step = Fetch | Open | Next | NextChunk | Pause | Emit
 Flow = Generator[Step, Any, None]
 Outcome = Literal["complete", "reset", "dropped"]
 
@@ -75,6 +81,13 @@ def item_pages(webset_id: str, params: dict[str, Any]) -> Flow:
         cursor = page.get("next_cursor")
         if not page.get("has_more") or not cursor:
             return
+
+
+def download(call: Call) -> Flow:
+    """The body of `call` as it arrives, chunk by chunk (an export)."""
+    yield Open(call)
+    while (chunk := (yield NextChunk())) is not None:
+        yield Emit(chunk)
 
 
 def follow(state: WebsetState, *, max_failures: int) -> Flow:

@@ -9,17 +9,18 @@ from typing import Any
 
 import httpx
 
-from leadwire.client.core import TERMINAL, Answer, Call, Connection, poll_delay
-from leadwire.client.flows import Emit, Fetch, Flow, Next, Open, Pause, Step
+from leadwire.client.core import TERMINAL, Answer, Call, Connection, poll_delay, transport_error
+from leadwire.client.flows import Emit, Fetch, Flow, Next, NextChunk, Open, Pause, Step
 from leadwire.client.sse import SSEDecoder, SSEEvent
 from leadwire.client.state import WebsetState
 from leadwire.client.surface import Operations
 from leadwire.client.websets import OnChange, WebsetFlows, WebsetFollow
 
 Items = Generator[dict[str, Any], None, None]
+Chunks = Generator[bytes, None, None]
 
 
-class Leadwire(Connection[httpx.Client], Operations[Any], WebsetFlows[WebsetFollow, Items]):
+class Leadwire(Connection[httpx.Client], Operations[Any], WebsetFlows[WebsetFollow, Items, Chunks]):
     def _open(self, base_url: str, headers: dict[str, str], timeout: float, transport: Any) -> httpx.Client:
         return httpx.Client(base_url=base_url, headers=headers, timeout=timeout, transport=transport)
 
@@ -68,6 +69,9 @@ class Leadwire(Connection[httpx.Client], Operations[Any], WebsetFlows[WebsetFoll
     def _emitted(self, flow: Flow) -> Items:
         return self._drive(flow)
 
+    def _chunks(self, flow: Flow) -> Chunks:
+        return self._drive(flow)
+
     def _drive(self, flow: Flow) -> Generator[Any, None, None]:
         """Run the flow's steps, yielding what it emits; the open stream is closed however it ends."""
         stream: _Stream | None = None
@@ -97,6 +101,8 @@ class Leadwire(Connection[httpx.Client], Operations[Any], WebsetFlows[WebsetFoll
             return self._run(step.call)
         if isinstance(step, Next):
             return stream.next_event() if stream is not None else None
+        if isinstance(step, NextChunk):
+            return stream.next_chunk() if stream is not None else None
         if isinstance(step, Pause):
             time.sleep(step.seconds)
         return None
@@ -123,6 +129,7 @@ class _Stream:
     def __init__(self, response: httpx.Response) -> None:
         self._response = response
         self._lines = response.iter_lines()
+        self._bytes = response.iter_bytes()  # a stream is read as events or as bytes, never both
         self._decoder = SSEDecoder()
 
     def next_event(self) -> SSEEvent | None:
@@ -134,6 +141,13 @@ class _Stream:
         except (httpx.TransportError, httpx.StreamError):
             pass
         return None
+
+    def next_chunk(self) -> bytes | None:
+        """The body's next bytes, or None at its end; raises `network_error` when it was cut."""
+        try:
+            return next(self._bytes, None)
+        except httpx.TransportError as failure:
+            raise transport_error(failure) from failure
 
     def close(self) -> None:
         self._response.close()

@@ -14,15 +14,18 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, 
 from typing import Any, Generic, TypeVar
 
 from leadwire.client import flows
+from leadwire.client.core import Call
 from leadwire.client.flows import Flow
 from leadwire.client.state import WebsetState, WebsetUpdate
+from leadwire.client.surface import WEBSETS, query_params
 
 F = TypeVar("F")  # what following returns: WebsetFollow or AsyncWebsetFollow
 It = TypeVar("It")  # what iterating items returns: an iterator or an async iterator of items
+B = TypeVar("B")  # what a download returns: an iterator or an async iterator of bytes
 OnChange = Callable[[WebsetUpdate], object]  # may return an awaitable for the async client
 
 
-class WebsetFlows(Generic[F, It]):
+class WebsetFlows(Generic[F, It, B]):
     _max_retries: int
 
     def _follow(self, flow: Flow, state: WebsetState, on_change: OnChange | None) -> F:
@@ -30,6 +33,16 @@ class WebsetFlows(Generic[F, It]):
 
     def _emitted(self, flow: Flow) -> It:
         raise NotImplementedError
+
+    def _chunks(self, flow: Flow) -> B:
+        raise NotImplementedError
+
+    def export_webset(self, webset_id: str, *, format: str = "csv", match: str | None = None) -> B:
+        """The list's export as it streams: bytes of CSV (a verdict column per criterion) or of JSON
+        lines (items at `full` detail), every item of `match` (qualified by default). Write the
+        chunks to a file; a download cut short raises `network_error` rather than end early."""
+        params = query_params(format=format, match=match)
+        return self._chunks(flows.download(Call("GET", f"{WEBSETS}/{webset_id}/export", params=params)))
 
     def iter_webset_items(
         self,

@@ -1,7 +1,8 @@
 """`leadwire websets …`: prospect lists from a terminal through the SDK, against any Leadwire server
 (`LEADWIRE_API_URL`, `LEADWIRE_API_KEY`, as `leadwire outreach`). `create --follow` and
-`find-more --follow` follow the list live (snapshot, then the event stream) to its end; `items` exports
-every page as a table, CSV or JSON lines. An API error is printed on stderr and exits 1."""
+`find-more --follow` follow the list live (snapshot, then the event stream) to its end; `items` prints
+every page as a table, CSV or JSON lines; `export` streams the server's export (a column per
+criterion). An API error is printed on stderr and exits 1."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import csv
 import json
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, Literal
+from pathlib import Path
+from typing import Any, BinaryIO, Literal
 
 import typer
 from rich.console import Console
@@ -149,6 +151,38 @@ def items(
         else:
             shown = list(found)
             Console().print(items_table(shown, caption=f"{len(shown)} items ({match or 'qualified'})"))
+
+
+@websets_app.command("export")
+def export(
+    webset_id: str = WebsetId,
+    output_format: Literal["csv", "jsonl"] = typer.Option("csv", "--format", help="csv or jsonl"),
+    match: Match | None = typer.Option(None, "--match", help="qualified (default), full, partial, ..."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write to this file (default: stdout)"),
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+) -> None:
+    """The server's export of the list, streamed: CSV with a verdict column per criterion, or JSON
+    lines of the items at full detail (`> list.csv` or `--output list.csv`)."""
+    with _session(api_url, api_key) as lw, _sink(output) as sink:
+        for chunk in lw.export_webset(webset_id, format=output_format, match=match):
+            sink.write(chunk)
+
+
+@contextlib.contextmanager
+def _sink(path: Path | None) -> Iterator[BinaryIO]:
+    """The file to write, or stdout's bytes; a file is only left behind when the export is whole."""
+    if path is None:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    partial = path.with_name(path.name + ".part")
+    try:
+        with partial.open("wb") as handle:
+            yield handle
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 @websets_app.command("find-more")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -73,6 +75,15 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
+def json_loads(text: str | bytes) -> Any:
+    """A JSON column's value: orjson, four times the standard module's speed (an export decodes two
+    columns per item); a value orjson refuses (the NaN that `json.dumps` may have written) by `json`."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def is_sqlite_url(url: str) -> bool:
     return url.startswith("sqlite")
 
@@ -122,6 +133,7 @@ def make_engine(
             url,
             connect_args={"timeout": timeouts.lock},
             hide_parameters=True,
+            json_deserializer=json_loads,
             pool_reset_on_return=None if readonly else "rollback",
         )
         _configure_sqlite(engine, begin=None if readonly else "BEGIN IMMEDIATE", busy_seconds=timeouts.lock)
@@ -137,6 +149,7 @@ def make_engine(
         pool_recycle=1800,
         pool_timeout=timeouts.pool,
         hide_parameters=True,
+        json_deserializer=json_loads,
         isolation_level="AUTOCOMMIT" if readonly else "READ COMMITTED",
         # In autocommit there is no transaction to roll back when a connection goes back to the pool.
         pool_reset_on_return=None if readonly else "rollback",

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
-from leadwire.websets import service
+from leadwire.websets import export, service
 from leadwire.websets.operations import READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
@@ -26,6 +26,9 @@ TargetKindFilter = Annotated[
 ]
 Match = Annotated[str, WithJsonSchema({"type": "string", "enum": list(MATCHES)})]
 Detail = Annotated[str, WithJsonSchema({"type": "string", "enum": list(DETAIL_LIMITS)})]
+ExportFormat = Annotated[str, WithJsonSchema({"type": "string", "enum": list(export.FORMATS)})]
+# What one tool answer carries; the REST export streams a list of any size.
+MCP_EXPORT_ITEMS = 1000
 ItemsLimit = Annotated[
     int,
     WithJsonSchema(
@@ -121,3 +124,20 @@ def register_tools(kit: ToolKit) -> None:
             }
 
         return await kit.read(read)
+
+    @kit.server.tool(
+        description=(
+            f"A prospect list's items as CSV (a verdict column per criterion) or JSON lines text, at most "
+            f"{MCP_EXPORT_ITEMS} items (`truncated` says when there are more; the REST export streams "
+            "every item)."
+        )
+    )
+    async def export_webset(
+        webset_id: str, format: ExportFormat = "csv", match: Match = "qualified"
+    ) -> dict[str, Any]:
+        caller = await kit.allowed(READ)
+        what = await kit.read(
+            lambda session: export.prepare(session, caller, webset_id, match=match, format=format)
+        )
+        content, items, truncated = await export.text(kit.get_runtime().reader, what, limit=MCP_EXPORT_ITEMS)
+        return {"format": format, "match": match, "items": items, "truncated": truncated, "content": content}

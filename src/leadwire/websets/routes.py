@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 from sse_starlette import EventSourceResponse
+from starlette.responses import StreamingResponse
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
@@ -20,6 +21,7 @@ from leadwire.platform.http import (
     json_response,
     ok_item,
     ok_items,
+    owned_download,
     owned_stream,
     require,
     resume_point,
@@ -27,7 +29,7 @@ from leadwire.platform.http import (
 from leadwire.platform.jobs import get_owned_job
 from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.websets import service, streams
+from leadwire.websets import export, service, streams
 from leadwire.websets.operations import CREATE, FIND_MORE, READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
@@ -161,6 +163,45 @@ async def list_items(
             items_revision=snapshot.items_revision,
             stream_cursor=snapshot.stream_cursor,
         )
+    )
+
+
+@router.get(
+    "/{webset_id}/export",
+    summary="Export a prospect list's items (CSV or JSON lines)",
+    description=(
+        "Every item of `match` (as the items endpoint; `qualified` by default), streamed in list order "
+        "at constant memory. `format=csv` (the default): a header, then a row per item with its "
+        "facts, `match_status`, `score` and one `criterion: <description>` column per criterion "
+        "holding its verdict (`yes`, `no`, `unclear`); a cell a spreadsheet would run as a formula "
+        "starts with `'`. `format=jsonl`: one item per line at `full` detail. An export holds one of "
+        "the key's and the account's open streams while it runs (429 past the bound). Free; needs "
+        "`websets:read`."
+    ),
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "description": "The file, streamed",
+            "content": {m.split(";")[0]: {"schema": {"type": "string"}} for m in export.FORMATS.values()},
+        },
+        **errors(*READ_ERRORS, "api_key_rate_limit_exceeded", "api_rate_limit_exceeded"),
+    },
+)
+async def export_items(
+    session: Session,
+    caller: WebsetsReader,
+    webset_id: str,
+    runtime: Runtime = Depends(get_runtime),
+    format: str = Query(default="csv", description="csv or jsonl"),
+    match: str = Query(default="qualified", description="qualified, full, partial, rejected or verified"),
+) -> StreamingResponse:
+    what = await export.prepare(session, caller, webset_id, match=match, format=format)
+    return owned_download(
+        runtime,
+        caller,
+        export.chunks(runtime.reader, what),
+        media_type=what.media_type,
+        filename=what.filename,
     )
 
 

@@ -10,6 +10,7 @@ processes an account may hold N times the bound, as a rate limit without Redis w
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from leadwire.platform.errors import ApiError
@@ -44,6 +45,19 @@ class StreamSlots:
             )
         self.by_key[caller.key_id] += 1
         self.by_account[caller.user_id] += 1
+
+    def hold(self, caller: Caller) -> Callable[[], None]:
+        """Take a slot (or raise the 429) and return what gives it back: once, however often called."""
+        self.take(caller)
+        held = True
+
+        def give_back() -> None:
+            nonlocal held
+            if held:
+                held = False
+                self.give_back(caller)
+
+        return give_back
 
     def give_back(self, caller: Caller) -> None:
         for counts, name in ((self.by_key, caller.key_id), (self.by_account, caller.user_id)):

@@ -16,6 +16,7 @@ from leadwire.platform.http.creation import (
     respond,
     respond_with_job,
 )
+from leadwire.platform.http.download import owned_download
 from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
 from leadwire.platform.http.flat_route import flat_get
 from leadwire.platform.http.mcp_tools import ToolKit, given, tool_error
@@ -52,6 +53,7 @@ __all__ = [
     "ok_item",
     "ok_items",
     "openapi_body",
+    "owned_download",
     "owned_stream",
     "prefer_wait",
     "require",

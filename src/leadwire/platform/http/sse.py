@@ -82,15 +82,7 @@ def owned_stream(
     """The SSE response of a stream ``caller`` holds: a slot of its key and account taken now (or 429,
     `events.slots`), given back when the response ends. ``events`` gets the check that says whether the
     caller's key still authenticates, so a stream ends soon after its key is revoked or expires."""
-    slots = runtime.stream_slots
-    slots.take(caller)
-    given_back = False
-
-    def give_back() -> None:
-        nonlocal given_back
-        if not given_back:
-            given_back = True
-            slots.give_back(caller)
+    give_back = runtime.stream_slots.hold(caller)
 
     async def still_allowed() -> bool:
         return await key_still_valid(runtime, caller.key_digest)
