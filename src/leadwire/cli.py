@@ -28,7 +28,7 @@ from leadwire.sandbox import cli as sandbox_cli
 if TYPE_CHECKING:
     from leadwire.sandbox.background import WorldBuild
 
-# The client's commands (outreach, customs, websets, research, jobs, webhooks) bring the SDK and
+# The client's commands (outreach, customs, websets, research, jobs, webhooks, imports) bring the SDK and
 # httpx: they are imported when one of them runs (or help lists them), so `leadwire worker` and
 # `leadwire api` start without them.
 _CLIENT_COMMANDS = {
@@ -38,6 +38,7 @@ _CLIENT_COMMANDS = {
     "research": ("leadwire.client.research_cli", "research_app"),
     "jobs": ("leadwire.client.jobs_cli", "jobs_app"),
     "webhooks": ("leadwire.client.webhooks_cli", "webhooks_app"),
+    "imports": ("leadwire.client.imports_cli", "imports_app"),
 }
 
 

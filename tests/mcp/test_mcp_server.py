@@ -70,6 +70,10 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "list_webset_items",
         "find_more_webset",
         "export_webset",
+        "create_import",
+        "list_imports",
+        "get_import",
+        "delete_import",
         "list_accounts",
         "research_public_web",
         "research_contacts",
@@ -133,8 +137,8 @@ async def test_scope_and_argument_rules_are_the_rest_rules(
     unknown = [{"source": "webset", "id": "ws_nope"}]
     excluded = await call(client, acct.headers, "create_webset", query="banks", exclude=unknown)
     assert error_code(excluded) == "exclusion_not_found"
-    imported = [{"source": "import", "id": "imp_1"}]
-    refused = await call(client, acct.headers, "create_webset", query="banks", exclude=imported)
+    unknown_source = [{"source": "crm", "id": "crm_1"}]
+    refused = await call(client, acct.headers, "create_webset", query="banks", exclude=unknown_source)
     assert error_code(refused) == "invalid_exclusion"
 
 

@@ -94,7 +94,7 @@ async def test_find_more_adds_exclusions_that_hold_for_its_run(
     ("exclude", "code", "param"),
     [
         ("ws_x", "invalid_exclusion", "exclude"),
-        ([{"source": "import", "id": "imp_1"}], "invalid_exclusion", "exclude.0.source"),
+        ([{"source": "crm", "id": "crm_1"}], "invalid_exclusion", "exclude.0.source"),
         ([{"source": "webset"}], "invalid_exclusion", "exclude.0.id"),
         ([{"source": "webset", "id": f"ws_{n}"} for n in range(11)], "invalid_exclusion", "exclude"),
         ([{"source": "webset", "id": "ws_nothing"}], "exclusion_not_found", "exclude.0.id"),

@@ -99,6 +99,7 @@ class Call:
     json: dict[str, Any] | None = None
     params: dict[str, Any] | None = None
     headers: dict[str, str] | None = None
+    content: bytes | None = None  # a body that is not JSON (a CSV import)
     unwrap: str = "item"  # the part of the success envelope the caller gets
     timeout: float | None = None  # seconds for this call when it must outlast the client's default
 
@@ -118,6 +119,8 @@ class Call:
             "params": self.params,
             "headers": self.headers,
         }
+        if self.content is not None:
+            arguments["content"] = self.content
         if self.timeout is not None:
             arguments["timeout"] = self.timeout
         return arguments

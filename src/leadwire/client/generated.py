@@ -151,7 +151,7 @@ SECTION_REQUEST = (
 )
 
 EXCLUSION = (
-    Field("source", str, required=True, const="webset"),
+    Field("source", str, required=True, enum=("webset", "import")),
     Field("id", str, required=True, max_length=64),
 )
 
@@ -164,7 +164,7 @@ CREATE_WEBSET_REQUEST = (
     Field(
         "exclude",
         list,
-        description="at most 10 sources, each `{source: \"webset\", id}`: that list's qualified items are left out of this list's runs",
+        description='at most 10 sources, each `{source: "webset" or "import", id}`: that list\'s qualified items, or that import\'s rows, are left out of this list\'s runs',
         max_length=10,
         items=Field("", dict, fields=EXCLUSION),
     ),
@@ -175,7 +175,7 @@ FIND_MORE_REQUEST = (
     Field(
         "exclude",
         list,
-        description="at most 10 sources, each `{source: \"webset\", id}`: that list's qualified items are left out of this list's runs",
+        description='at most 10 sources, each `{source: "webset" or "import", id}`: that list\'s qualified items, or that import\'s rows, are left out of this list\'s runs',
         max_length=10,
         items=Field("", dict, fields=EXCLUSION),
     ),
@@ -592,8 +592,9 @@ class Creations(Generic[R]):
             count: 25, 100, 500 or 1000; default 25.
             target_kind: company or person; default company.
             locale: en or zh; default en.
-            exclude: at most 10 sources, each `{source: "webset", id}`: that list's qualified items are left
-                out of this list's runs; at most 10 items; a list of {source, id}.
+            exclude: at most 10 sources, each `{source: "webset" or "import", id}`: that list's qualified
+                items, or that import's rows, are left out of this list's runs; at most 10 items; a list of
+                {source, id}.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """
         return self._create(CREATE_WEBSET, locals())
@@ -613,8 +614,9 @@ class Creations(Generic[R]):
         Args:
             webset_id: the id in the path.
             count: 25, 100, 500 or 1000; default 25.
-            exclude: at most 10 sources, each `{source: "webset", id}`: that list's qualified items are left
-                out of this list's runs; at most 10 items; a list of {source, id}.
+            exclude: at most 10 sources, each `{source: "webset" or "import", id}`: that list's qualified
+                items, or that import's rows, are left out of this list's runs; at most 10 items; a list of
+                {source, id}.
             wait: seconds the server may hold the answer (`Prefer: wait`), at most 60.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """

@@ -9,7 +9,7 @@ models, and each sends `_create` below. The reads are written here.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from leadwire.client.core import PAGE, Call
 from leadwire.client.generated import START_FIND_MORE, Creations
@@ -20,7 +20,51 @@ WEBSETS = "/api/v2/websets"
 WEBHOOKS = "/api/v2/webhooks"
 
 
-class Operations(Creations[R]):
+IMPORTS = "/api/v2/imports"
+
+
+class Imports(Generic[R]):
+    """Lists of companies a user brings, for prospect lists to leave out (`exclude`)."""
+
+    def _run(self, call: Call) -> R:
+        raise NotImplementedError
+
+    def create_import(
+        self,
+        *,
+        rows: list[dict[str, Any]] | None = None,
+        csv: str | bytes | None = None,
+        title: str | None = None,
+        columns: dict[str, str] | None = None,
+    ) -> R:
+        """Bring a list of companies, as `rows` (objects with `name`, `domain` or `website`, `country`)
+        or as `csv` (its text or bytes, with a header line); `columns` maps `name`, `domain`, `country`
+        to your column names. The import: its counts and the first 100 rejected lines."""
+        if (rows is None) == (csv is None):
+            raise ValueError("give rows or csv")
+        if csv is None:
+            return self._run(
+                Call("POST", IMPORTS, json=query_params(title=title, rows=rows, columns=columns))
+            )
+        params = query_params(title=title, **{f"{field}_column": c for field, c in (columns or {}).items()})
+        content = csv.encode() if isinstance(csv, str) else csv
+        return self._run(
+            Call("POST", IMPORTS, params=params, content=content, headers={"Content-Type": "text/csv"})
+        )
+
+    def list_imports(self, *, limit: int | None = None, cursor: str | None = None) -> R:
+        """One page of imports, newest first: `{items, next_cursor, has_more, request_id}`."""
+        return self._run(Call("GET", IMPORTS, params=query_params(limit=limit, cursor=cursor), unwrap=PAGE))
+
+    def get_import(self, import_id: str) -> R:
+        return self._run(Call("GET", f"{IMPORTS}/{import_id}"))
+
+    def delete_import(self, import_id: str) -> R:
+        """`{id, deleted: true}`; lists that exclude it leave out nothing of it from then on."""
+        return self._run(Call("DELETE", f"{IMPORTS}/{import_id}"))
+
+
+class Operations(Creations[R], Imports[R]):
     """`R` is what a call yields: the value (sync) or an awaitable of it (async)."""
 
     def _run(self, call: Call) -> R:

@@ -29,6 +29,7 @@ PREFIXES = frozenset(
         "blob",
         "wh",
         "whd",
+        "imp",
     }
 )
 

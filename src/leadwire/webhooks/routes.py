@@ -7,12 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
-from typing_extensions import TypedDict
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
     SSE_DOC,
+    Deleted,
     Idempotency,
     ItemEnvelope,
     JSONResponse,
@@ -49,11 +49,6 @@ Writer = Annotated[Caller, Depends(require(WRITE))]
 WebhookId = Path(description="the webhook's id (`wh_...`)")
 DeliveryId = Path(description="the delivery's id (`whd_...`)")
 POST_ERRORS = ("invalid_request", "idempotency_conflict", "idempotency_key_in_progress")
-
-
-class Deleted(TypedDict):
-    id: str
-    deleted: bool
 
 
 @router.post(

@@ -7,6 +7,7 @@ from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
 from leadwire.websets import jobs
 from leadwire.websets.operations import OPERATIONS
+from leadwire.websets.schemas import MAX_IMPORT_BYTES
 
 ERRORS = (
     ErrorCode(
@@ -49,16 +50,43 @@ ERRORS = (
         "invalid_exclusion",
         400,
         when=(
-            '`exclude` (create or Find More) is not a list of `{source: "webset", id}`, or a list would '
-            "exclude more than 10 sources"
+            '`exclude` (create or Find More) is not a list of `{source: "webset" or "import", id}`, or a '
+            "list would exclude more than 10 sources"
         ),
-        remedy='name at most 10 of your lists, each as `{"source": "webset", "id": "ws_…"}`',
+        remedy='name at most 10 of your lists or imports, each as `{"source": "webset", "id": "ws_…"}`',
     ),
     ErrorCode(
         "exclusion_not_found",
         404,
-        when="an `exclude` entry names a list this account does not have (`param` says which entry)",
-        remedy="check the id with `GET /api/v2/websets`",
+        when="an `exclude` entry names a list or an import this account does not have (`param` says which)",
+        remedy="check the id with `GET /api/v2/websets` or `GET /api/v2/imports`",
+    ),
+    ErrorCode(
+        "invalid_import",
+        400,
+        when=(
+            "imports: no column holds a name or a domain, a mapped column is missing, `rows` is not a "
+            "list of 1 to 100,000 objects, or a CSV body is not UTF-8 text with a header line"
+        ),
+        remedy="send a `name` or `domain` column (or map yours with `columns`), in UTF-8",
+    ),
+    ErrorCode(
+        "import_too_large",
+        413,
+        when="imports: more than 100,000 rows",
+        remedy="split the list into several imports (a prospect list may exclude up to 10 sources)",
+    ),
+    ErrorCode(
+        "import_limit_exceeded",
+        409,
+        when="imports: the account already holds 200 imports",
+        remedy="delete imports you no longer use",
+    ),
+    ErrorCode(
+        "import_not_found",
+        404,
+        when="imports: no import of this account has that id",
+        remedy="list the account's imports for their ids",
     ),
     ErrorCode(
         "webset_busy",
@@ -72,7 +100,8 @@ ERRORS = (
 CAPABILITY = Capability(
     name="websets",
     scopes=("websets:read", "websets:write"),
-    routers=("leadwire.websets.routes",),
+    routers=("leadwire.websets.routes", "leadwire.websets.import_routes"),
+    body_limits={"/api/v2/imports": MAX_IMPORT_BYTES},
     actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
     features=(Feature("websets"),),
     mcp_tools="leadwire.websets.mcp",

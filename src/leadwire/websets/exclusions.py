@@ -21,7 +21,7 @@ from leadwire.domains import normalise_domain
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.providers.reasoner import Prospect
-from leadwire.websets.models import Webset, WebsetItem
+from leadwire.websets.models import Import, ImportRow, Webset, WebsetItem
 from leadwire.websets.schemas import MAX_EXCLUSIONS, Exclusion
 
 # Legal forms a company name carries in one register and not in another ("Acme GmbH" is "Acme"): the
@@ -75,16 +75,9 @@ async def merged_sources(
 ) -> list[dict[str, Any]]:
     """`current` with the `given` sources added once each; 404 `exclusion_not_found` naming the first
     source the caller does not hold, 400 `invalid_exclusion` past the limit."""
-    wanted = list(dict.fromkeys(e.id for e in given))
-    owned = set(
-        (
-            await session.execute(
-                select(Webset.id).where(Webset.id.in_(wanted or [""]), Webset.user_id == caller.user_id)
-            )
-        ).scalars()
-    )
+    owned = await _owned(session, caller, given)
     for index, exclusion in enumerate(given):
-        if exclusion.id not in owned:
+        if (exclusion.source, exclusion.id) not in owned:
             raise ApiError("exclusion_not_found", param=f"exclude.{index}.id")
     merged = {(e["source"], e["id"]): e for e in current}
     for exclusion in given:
@@ -96,26 +89,51 @@ async def merged_sources(
     return list(merged.values())
 
 
+async def _owned(session: AsyncSession, caller: Caller, given: Sequence[Exclusion]) -> set[tuple[str, str]]:
+    """The (source, id) pairs of `given` the caller holds."""
+    tables = {"webset": (Webset.id, Webset.user_id), "import": (Import.id, Import.user_id)}
+    owned: set[tuple[str, str]] = set()
+    for source, (id_column, user_column) in tables.items():
+        wanted = list(dict.fromkeys(e.id for e in given if e.source == source))
+        if wanted:
+            found = await session.execute(
+                select(id_column).where(id_column.in_(wanted), user_column == caller.user_id)
+            )
+            owned.update((source, found_id) for found_id in found.scalars())
+    return owned
+
+
 async def load(session: AsyncSession, sources: Iterable[dict[str, Any]]) -> Excluded:
-    """What `sources` hold now: each named list's qualified items (what its owner was shown)."""
-    ids = [s["id"] for s in sources if s["source"] == "webset"]
-    if not ids:
-        return Excluded()
-    rows = await session.execute(
-        select(WebsetItem.target_kind, WebsetItem.entity_key, WebsetItem.entity).where(
-            WebsetItem.webset_id.in_(ids),
-            WebsetItem.released.is_(True),
-            WebsetItem.match_status.in_(QUALIFIED),
-        )
-    )
+    """What `sources` hold now: each named list's qualified items (what its owner was shown), each
+    named import's accepted rows (an import deleted since holds nothing)."""
+    named = list(sources)
     domains: set[str] = set()
     names: set[tuple[str, str]] = set()
     people: set[str] = set()
-    for kind, key, entity in rows:
-        if kind == "person":
-            people.add(key)
-        elif domain := domain_key(entity.get("domain") or entity.get("website")):
-            domains.add(domain)
-        else:
-            names.add(name_key(entity.get("name") or "", entity.get("country")))
+    if lists := [s["id"] for s in named if s["source"] == "webset"]:
+        items = await session.execute(
+            select(WebsetItem.target_kind, WebsetItem.entity_key, WebsetItem.entity).where(
+                WebsetItem.webset_id.in_(lists),
+                WebsetItem.released.is_(True),
+                WebsetItem.match_status.in_(QUALIFIED),
+            )
+        )
+        for kind, key, entity in items:
+            if kind == "person":
+                people.add(key)
+            elif domain := domain_key(entity.get("domain") or entity.get("website")):
+                domains.add(domain)
+            else:
+                names.add(name_key(entity.get("name") or "", entity.get("country")))
+    if brought := [s["id"] for s in named if s["source"] == "import"]:
+        rows = await session.execute(
+            select(ImportRow.name, ImportRow.domain, ImportRow.country).where(
+                ImportRow.import_id.in_(brought)
+            )
+        )
+        for name, domain, country in rows:
+            if domain:
+                domains.add(domain)
+            else:
+                names.add(name_key(name or "", country))
     return Excluded(frozenset(domains), frozenset(names), frozenset(people))

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
-from leadwire.websets import export, service
+from leadwire.websets import export, imports_mcp, service
 from leadwire.websets.operations import READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
@@ -44,6 +44,8 @@ ItemsLimit = Annotated[
 
 
 def register_tools(kit: ToolKit) -> None:
+    imports_mcp.register_tools(kit)
+
     def check(condition: bool, code: str, param: str) -> None:
         if not condition:
             raise tool_error(ApiError(code, param=param))

@@ -103,3 +103,36 @@ class WebsetItem(Base):
     released: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Import(Base):
+    """A list a user brought: companies (name, domain, country) a list can leave out (`exclude`)."""
+
+    __tablename__ = "imports"
+    __table_args__ = (Index("ix_imports_user", "user_id", "id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    title: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    source_format: Mapped[str] = mapped_column(String(8))  # csv or json
+    status: Mapped[str] = mapped_column(String(16))  # completed: an import is checked as it arrives
+    rows: Mapped[int] = mapped_column(Integer)
+    accepted: Mapped[int] = mapped_column(Integer)
+    rejected: Mapped[int] = mapped_column(Integer)
+    # The first `MAX_ERRORS` rejected lines' `{line, field, code}`; `rejected` counts them all.
+    errors: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class ImportRow(Base):
+    """An accepted row of an import: a company by domain, else by name (and country)."""
+
+    __tablename__ = "import_rows"
+
+    import_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("imports.id", ondelete="CASCADE"), primary_key=True
+    )
+    line: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    domain: Mapped[str | None] = mapped_column(String(253), nullable=True)
+    country: Mapped[str | None] = mapped_column(String(2), nullable=True)

@@ -18,13 +18,14 @@ MATCHES = ("qualified", "full", "partial", "rejected", "verified")
 DETAIL_LIMITS = {"compact": 50, "standard": 25, "full": 10}
 MAX_QUERY, MAX_TITLE = 2000, 200
 MAX_EXCLUSIONS = 10
-EXCLUSION_SOURCES = ("webset",)
+EXCLUSION_SOURCES = ("webset", "import")
 
 
 class Exclusion(RequestModel):
-    """A source whose prospects a run leaves out: another list of the account (its qualified items)."""
+    """A source whose prospects a run leaves out: another list of the account (its qualified items),
+    or an import (its accepted rows)."""
 
-    source: Literal["webset"]
+    source: Literal["webset", "import"]
     id: StrictStr = Field(json_schema_extra={"maxLength": 64})
 
 
@@ -35,8 +36,8 @@ def _exclusions() -> Any:
         default_factory=list,
         max_length=MAX_EXCLUSIONS,
         description=(
-            f'at most {MAX_EXCLUSIONS} sources, each `{{source: "webset", id}}`: that list\'s qualified '
-            "items are left out of this list's runs"
+            f'at most {MAX_EXCLUSIONS} sources, each `{{source: "webset" or "import", id}}`: that '
+            "list's qualified items, or that import's rows, are left out of this list's runs"
         ),
     )
 
@@ -294,3 +295,67 @@ class RunResult(TypedDict):
         Literal["cancelled", "goal_reached", "verify_cap_reached", "exhausted", "time_limit"]
     ]
     webset_status: NotRequired[str]
+
+
+# -- imports -----------------------------------------------------------------------------------
+
+MAX_IMPORT_ROWS = 100_000
+# An import's body limit (`Capability.body_limits`): 100,000 rows of a few columns, with room.
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+IMPORT_FIELDS = ("name", "domain", "country")
+
+
+class ImportColumns(RequestModel):
+    """Which column (CSV header, or JSON key) holds each field, where its name is not the field's own
+    (`name`; `domain` or `website`; `country`)."""
+
+    name: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
+    domain: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
+    country: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
+
+
+class ImportRequest(RequestModel):
+    model_config = with_examples(
+        {
+            "title": "Customers 2026",
+            "rows": [
+                {"name": "Acme Chemicals AG", "domain": "acme-chemicals.example", "country": "CH"},
+                {"name": "Rheinwerk GmbH", "country": "DE"},
+            ],
+        }
+    )
+    invalid_codes = {"rows": "invalid_import", "columns": "invalid_import"}
+    missing_codes = {"rows": "invalid_import"}
+
+    title: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_TITLE})
+    rows: list[dict[str, Any]] = Field(
+        min_length=1,
+        max_length=MAX_IMPORT_ROWS,
+        description=f"1-{MAX_IMPORT_ROWS:,} objects, each with a `name` and/or a `domain` (or `website`)",
+    )
+    columns: ImportColumns | None = None
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, title: str | None) -> str | None:
+        if title is not None and len(title) > MAX_TITLE:
+            raise ValueError("title is at most 200 characters")
+        return title
+
+
+class ImportErrorOut(TypedDict):
+    line: int
+    field: str
+    code: str
+
+
+class ImportOut(TypedDict):
+    id: str
+    title: str | None
+    format: str
+    status: str
+    rows: int
+    accepted: int
+    rejected: int
+    errors: list[ImportErrorOut]
+    created_at: str

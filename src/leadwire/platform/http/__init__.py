@@ -7,7 +7,7 @@ and the server settings belong to the app that assembles them. A worker never im
 """
 
 from leadwire.platform.http.auth import require
-from leadwire.platform.http.body import json_body, openapi_body
+from leadwire.platform.http.body import json_body, openapi_body, read_json_object
 from leadwire.platform.http.creation import (
     Idempotency,
     add_creation_route,
@@ -22,6 +22,7 @@ from leadwire.platform.http.flat_route import flat_get
 from leadwire.platform.http.mcp_tools import ToolKit, given, tool_error
 from leadwire.platform.http.schemas import (
     SSE_DOC,
+    Deleted,
     ItemEnvelope,
     ItemsEnvelope,
     PageEnvelope,
@@ -33,6 +34,7 @@ from leadwire.platform.http.sse import StillAllowed, control, owned_stream, resu
 
 __all__ = [
     "SSE_DOC",
+    "Deleted",
     "Idempotency",
     "ItemEnvelope",
     "ItemsEnvelope",
@@ -56,6 +58,7 @@ __all__ = [
     "owned_download",
     "owned_stream",
     "prefer_wait",
+    "read_json_object",
     "require",
     "respond",
     "respond_with_job",

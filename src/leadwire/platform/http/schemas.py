@@ -13,10 +13,18 @@ from __future__ import annotations
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from leadwire.platform.errors import CATALOGUE
 
 T = TypeVar("T")
+
+
+class Deleted(TypedDict):
+    """The item of a DELETE that removed a resource."""
+
+    id: str
+    deleted: bool
 
 
 class ItemEnvelope(BaseModel, Generic[T]):
