@@ -125,6 +125,15 @@ def fail(error: LeadwireError) -> NoReturn:
     raise typer.Exit(1) from None
 
 
+def run_sdk(api_url: str, api_key: str, work: Callable[[Leadwire], dict[str, Any]]) -> dict[str, Any]:
+    """`work`'s answer with a client of the server; an API error is printed and exits 1."""
+    try:
+        with Leadwire(api_key, api_url) as lw:
+            return work(lw)
+    except LeadwireError as error:
+        fail(error)
+
+
 def describe(item: dict[str, Any]) -> str:
     """One readable block for a job or a creation item."""
     lines = [f"job {item['id']}  {item['action']}  {item['status']}"]

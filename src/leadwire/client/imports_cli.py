@@ -4,16 +4,13 @@ list or delete imports, against any Leadwire server (`LEADWIRE_API_URL`, `LEADWI
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
 
-from leadwire.client.cli import ApiKey, ApiUrl, AsJson, fail
-from leadwire.client.core import LeadwireError
-from leadwire.client.sync import Leadwire
+from leadwire.client.cli import ApiKey, ApiUrl, AsJson, run_sdk
 from leadwire.client.tables import INT, TEXT, Column, show
 
 imports_app = typer.Typer(
@@ -32,14 +29,6 @@ COLUMNS: list[Column] = [
     ("Rejected", "rejected", INT),
     ("Created", "created_at", TEXT),
 ]
-
-
-def _run(api_url: str, api_key: str, work: Callable[[Leadwire], dict[str, Any]]) -> dict[str, Any]:
-    try:
-        with Leadwire(api_key, api_url) as lw:
-            return work(lw)
-    except LeadwireError as error:
-        fail(error)
 
 
 def _print_import(item: dict[str, Any], as_json: bool) -> None:
@@ -74,7 +63,7 @@ def create(
     given = {"name": name_column, "domain": domain_column, "country": country_column}
     columns = {field: column for field, column in given.items() if column} or None
     content = path.read_bytes()
-    item = _run(api_url, api_key, lambda lw: lw.create_import(csv=content, title=title, columns=columns))
+    item = run_sdk(api_url, api_key, lambda lw: lw.create_import(csv=content, title=title, columns=columns))
     _print_import(item, as_json)
 
 
@@ -87,7 +76,7 @@ def list_(
     as_json: bool = AsJson,
 ) -> None:
     """The account's imports, newest first."""
-    page = _run(api_url, api_key, lambda lw: lw.list_imports(limit=limit, cursor=cursor))
+    page = run_sdk(api_url, api_key, lambda lw: lw.list_imports(limit=limit, cursor=cursor))
     if as_json:
         typer.echo(json.dumps(page, indent=2, ensure_ascii=False))
         return
@@ -100,11 +89,11 @@ def get(
     import_id: str = ImportId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
 ) -> None:
     """An import: its counts and the first 100 lines it rejected."""
-    _print_import(_run(api_url, api_key, lambda lw: lw.get_import(import_id)), as_json)
+    _print_import(run_sdk(api_url, api_key, lambda lw: lw.get_import(import_id)), as_json)
 
 
 @imports_app.command("delete")
 def delete(import_id: str = ImportId, api_url: str = ApiUrl, api_key: str = ApiKey) -> None:
     """Delete an import and its rows."""
-    _run(api_url, api_key, lambda lw: lw.delete_import(import_id))
+    run_sdk(api_url, api_key, lambda lw: lw.delete_import(import_id))
     typer.echo(f"deleted {import_id}")

@@ -5,14 +5,13 @@ and `listen` (a local receiver for development, like `stripe listen`), against a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from leadwire.client.cli import ApiKey, ApiUrl, AsJson, fail
+from leadwire.client.cli import ApiKey, ApiUrl, AsJson, fail, run_sdk
 from leadwire.client.core import LeadwireError
 from leadwire.client.sync import Leadwire
 from leadwire.client.tables import INT, TEXT, Column, show
@@ -41,14 +40,6 @@ DELIVERY_COLUMNS: list[Column] = [
     ("Next attempt", "next_attempt_at", TEXT),
     ("Created", "created_at", TEXT),
 ]
-
-
-def _run(api_url: str, api_key: str, work: Callable[[Leadwire], dict[str, Any]]) -> dict[str, Any]:
-    try:
-        with Leadwire(api_key, api_url) as lw:
-            return work(lw)
-    except LeadwireError as error:
-        fail(error)
 
 
 def _print_webhook(item: dict[str, Any], as_json: bool) -> None:
@@ -87,7 +78,7 @@ def create(
 ) -> None:
     """Register a webhook; prints its signing secret, shown only this once."""
     chosen = events or ["*"]
-    item = _run(api_url, api_key, lambda lw: lw.create_webhook(url, chosen, description=description))
+    item = run_sdk(api_url, api_key, lambda lw: lw.create_webhook(url, chosen, description=description))
     _print_webhook(item, as_json)
 
 
@@ -100,7 +91,7 @@ def list_(
     as_json: bool = AsJson,
 ) -> None:
     """The account's webhooks, newest first."""
-    page = _run(api_url, api_key, lambda lw: lw.list_webhooks(limit=limit, cursor=cursor))
+    page = run_sdk(api_url, api_key, lambda lw: lw.list_webhooks(limit=limit, cursor=cursor))
     _print_page(page, as_json, "Webhooks", WEBHOOK_COLUMNS)
 
 
@@ -109,7 +100,7 @@ def get(
     webhook_id: str = WebhookId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
 ) -> None:
     """A webhook: its URL, events, status and, when disabled, why."""
-    _print_webhook(_run(api_url, api_key, lambda lw: lw.get_webhook(webhook_id)), as_json)
+    _print_webhook(run_sdk(api_url, api_key, lambda lw: lw.get_webhook(webhook_id)), as_json)
 
 
 @webhooks_app.command("update")
@@ -124,7 +115,7 @@ def update(
     as_json: bool = AsJson,
 ) -> None:
     """Change a webhook's URL, events, status or description (the options given)."""
-    item = _run(
+    item = run_sdk(
         api_url,
         api_key,
         lambda lw: lw.update_webhook(
@@ -137,7 +128,7 @@ def update(
 @webhooks_app.command("delete")
 def delete(webhook_id: str = WebhookId, api_url: str = ApiUrl, api_key: str = ApiKey) -> None:
     """Delete a webhook and its delivery log."""
-    _run(api_url, api_key, lambda lw: lw.delete_webhook(webhook_id))
+    run_sdk(api_url, api_key, lambda lw: lw.delete_webhook(webhook_id))
     typer.echo(f"deleted {webhook_id}")
 
 
@@ -146,7 +137,7 @@ def rotate_secret(
     webhook_id: str = WebhookId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
 ) -> None:
     """A new signing secret; the old one keeps signing beside it for 24 hours."""
-    _print_webhook(_run(api_url, api_key, lambda lw: lw.rotate_webhook_secret(webhook_id)), as_json)
+    _print_webhook(run_sdk(api_url, api_key, lambda lw: lw.rotate_webhook_secret(webhook_id)), as_json)
 
 
 @webhooks_app.command("deliveries")
@@ -160,7 +151,7 @@ def deliveries(
     as_json: bool = AsJson,
 ) -> None:
     """A webhook's deliveries, newest first, with their attempts and last answer."""
-    page = _run(
+    page = run_sdk(
         api_url,
         api_key,
         lambda lw: lw.webhook_deliveries(webhook_id, status=status, limit=limit, cursor=cursor),
@@ -177,7 +168,7 @@ def retry(
     as_json: bool = AsJson,
 ) -> None:
     """Send a delivery again now, with the same webhook-id."""
-    item = _run(api_url, api_key, lambda lw: lw.retry_webhook_delivery(webhook_id, delivery_id))
+    item = run_sdk(api_url, api_key, lambda lw: lw.retry_webhook_delivery(webhook_id, delivery_id))
     if as_json:
         typer.echo(json.dumps(item, indent=2, ensure_ascii=False))
     else:

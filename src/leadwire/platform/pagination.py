@@ -10,11 +10,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from leadwire.platform.errors import ApiError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Select
+    from sqlalchemy.ext.asyncio import AsyncSession
 
 MAX_CURSOR_LENGTH = 2048
 
@@ -75,3 +79,23 @@ def int_query(value: str | None, param: str, default: int, low: int, high: int) 
     if not value.isdigit() or not low <= int(value) <= high:
         raise ApiError("invalid_request", param=param, detail=f"an integer from {low} to {high}")
     return int(value)
+
+
+async def newest_first(
+    session: AsyncSession,
+    codec: CursorCodec,
+    statement: Select[Any],
+    id_column: Any,
+    *,
+    limit: int,
+    cursor: str | None,
+    bound_to: str,
+) -> tuple[list[Any], str | None]:
+    """A page of `statement`'s rows, newest first by `id_column` (ids sort by creation time), and the
+    cursor that resumes after its last row (None on the last page)."""
+    if cursor is not None:
+        statement = statement.where(id_column < str(codec.decode(cursor, bound_to=bound_to).get("id", "")))
+    rows = list((await session.execute(statement.order_by(id_column.desc()).limit(limit + 1))).scalars())
+    page = rows[:limit]
+    more = len(rows) > limit
+    return page, codec.encode({"id": page[-1].id}, bound_to=bound_to) if more else None

@@ -17,7 +17,7 @@ from leadwire.platform.egress import AddressRefused, EgressRefused, Unresolvable
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.notify import WORK_CHANNEL, Notifier
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.webhooks import views
@@ -112,12 +112,9 @@ async def list_webhooks(
 ) -> tuple[list[WebhookOut], str | None]:
     """Newest first; `next_cursor` resumes after the last one shown."""
     statement = select(Webhook).where(Webhook.user_id == caller.user_id, Webhook.status != LISTENING)
-    if cursor is not None:
-        statement = statement.where(Webhook.id < str(codec.decode(cursor, bound_to="webhooks").get("id", "")))
-    rows = list((await session.execute(statement.order_by(Webhook.id.desc()).limit(limit + 1))).scalars())
-    more = len(rows) > limit
-    rows = rows[:limit]
-    next_cursor = codec.encode({"id": rows[-1].id}, bound_to="webhooks") if more else None
+    rows, next_cursor = await newest_first(
+        session, codec, statement, Webhook.id, limit=limit, cursor=cursor, bound_to="webhooks"
+    )
     return [views.webhook(w) for w in rows], next_cursor
 
 

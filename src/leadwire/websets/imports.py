@@ -22,7 +22,7 @@ from leadwire.domains import normalise_domain
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.time import iso, utcnow
 from leadwire.websets.models import Import, ImportRow
 from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut
@@ -183,12 +183,9 @@ async def list_imports(
 ) -> tuple[list[ImportOut], str | None]:
     """Newest first; `next_cursor` resumes after the last one shown."""
     statement = select(Import).where(Import.user_id == caller.user_id)
-    if cursor is not None:
-        statement = statement.where(Import.id < str(codec.decode(cursor, bound_to="imports").get("id", "")))
-    found = list((await session.execute(statement.order_by(Import.id.desc()).limit(limit + 1))).scalars())
-    more = len(found) > limit
-    found = found[:limit]
-    next_cursor = codec.encode({"id": found[-1].id}, bound_to="imports") if more else None
+    found, next_cursor = await newest_first(
+        session, codec, statement, Import.id, limit=limit, cursor=cursor, bound_to="imports"
+    )
     return [view(r) for r in found], next_cursor
 
 

@@ -42,6 +42,12 @@ def _exclusions() -> Any:
     )
 
 
+def _title(title: str | None) -> str | None:
+    if title is not None and len(title) > MAX_TITLE:
+        raise ValueError("title is at most 200 characters")
+    return title
+
+
 def _count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in COUNTS:
         raise PydanticCustomError("webset_count_invalid", "count is one of 25, 100, 500, 1000")
@@ -91,9 +97,7 @@ class CreateWebsetRequest(RequestModel):
     @field_validator("title")
     @classmethod
     def _title(cls, title: str | None) -> str | None:
-        if title is not None and len(title) > MAX_TITLE:
-            raise ValueError("title is at most 200 characters")
-        return title
+        return _title(title)
 
     @field_validator("count", mode="before")
     @classmethod
@@ -338,9 +342,7 @@ class ImportRequest(RequestModel):
     @field_validator("title")
     @classmethod
     def _title(cls, title: str | None) -> str | None:
-        if title is not None and len(title) > MAX_TITLE:
-            raise ValueError("title is at most 200 characters")
-        return title
+        return _title(title)
 
 
 class ImportErrorOut(TypedDict):

@@ -17,7 +17,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.events import head_seq
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import NewJob, create_job
-from leadwire.platform.pagination import CursorCodec, binding
+from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.websets import exclusions, states, views
@@ -128,13 +128,9 @@ async def list_websets(
     statement = select(Webset).where(Webset.user_id == caller.user_id)
     if target_kind is not None:
         statement = statement.where(Webset.target_kind == target_kind)
-    if cursor is not None:
-        after = codec.decode(cursor, bound_to=bound)
-        statement = statement.where(Webset.id < str(after.get("id", "")))
-    rows = list((await session.execute(statement.order_by(Webset.id.desc()).limit(limit + 1))).scalars())
-    more = len(rows) > limit
-    rows = rows[:limit]
-    next_cursor = codec.encode({"id": rows[-1].id}, bound_to=bound) if more else None
+    rows, next_cursor = await newest_first(
+        session, codec, statement, Webset.id, limit=limit, cursor=cursor, bound_to=bound
+    )
     return [dict(views.list_item(w)) for w in rows], next_cursor
 
 
