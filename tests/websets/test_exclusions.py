@@ -168,6 +168,13 @@ def test_a_company_is_excluded_by_domain_else_by_name_and_country() -> None:
     assert excluded.keeps(_company("Acme", "acme.de"))
 
 
+def test_a_name_without_a_country_is_excluded_in_every_country_and_an_empty_name_in_none() -> None:
+    excluded = Excluded(names=frozenset({name_key("Acme GmbH", None)}))
+    assert not excluded.keeps(_company("Acme", None, country="CH"))
+    assert not excluded.keeps(_company("ACME", None, country="DE"))
+    assert Excluded(names=frozenset({name_key("-", "CH")})).keeps(_company("", None))
+
+
 def test_a_name_keeps_a_legal_form_word_that_is_all_there_is() -> None:
     assert name_key("Limited", "GB") == ("limited", "GB")
     assert name_key("Müller & Co. KG", None) == name_key("Muller", "") == ("muller", "")

@@ -193,3 +193,47 @@ async def test_an_import_of_another_account_cannot_be_excluded(
         headers=other.headers,
     )
     assert_error(response, 404, "exclusion_not_found", param="exclude.0.id")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["name,domain\n" + "A" * 140_000 + ",\n", "name,domain\nAc\x00me,\n", "name,domain\n"],
+    ids=["field-past-the-csv-limit", "nul", "header-only"],
+)
+async def test_csv_no_reader_takes_is_invalid_import(
+    client: httpx.AsyncClient, runtime: Runtime, text: str
+) -> None:
+    acct = await AccountFactory(runtime).create()
+    assert_error(await _import_csv(client, acct.headers, text), 400, "invalid_import")
+    assert assert_ok(await client.get("/api/v2/imports", headers=acct.headers))["items"] == []
+
+
+async def test_json_rows_are_each_read_by_their_own_names(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    acct = await AccountFactory(runtime).create()
+    rows = [{"domain": "a.example"}, {"Website": "https://b.example"}, {"Company": "C", "COUNTRY": "ch"}]
+    created = assert_ok(await client.post("/api/v2/imports", json={"rows": rows}, headers=acct.headers), 201)
+    assert (created["item"]["accepted"], created["item"]["rejected"]) == (3, 0)
+
+
+async def test_a_json_import_past_ten_mib_is_request_payload_too_large(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    acct = await AccountFactory(runtime).create()
+    rows = [{"name": "x" * 200, "domain": f"company-{n}.example"} for n in range(50_000)]
+    response = await client.post("/api/v2/imports", json={"rows": rows}, headers=acct.headers)
+    assert_error(response, 413, "request_payload_too_large")
+
+
+async def test_a_retried_import_with_its_key_is_the_same_import(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    acct = await AccountFactory(runtime).create()
+    headers = {**acct.headers, **CSV_HEADERS, "Idempotency-Key": "customers-1"}
+    first = assert_ok(await client.post("/api/v2/imports", content=b"name\nA\n", headers=headers), 201)
+    again = await client.post("/api/v2/imports", content=b"name\nA\n", headers=headers)
+    other = await client.post("/api/v2/imports", content=b"name\nB\n", headers=headers)
+    assert again.status_code == 201 and again.json()["item"] == first["item"]  # the stored answer
+    assert_error(other, 409, "idempotency_conflict")
+    assert len(assert_ok(await client.get("/api/v2/imports", headers=acct.headers))["items"]) == 1

@@ -202,7 +202,10 @@ PLATFORM_ERRORS = (
     ErrorCode(
         "request_payload_too_large",
         413,
-        when=("the body is over the endpoint's limit (12 MB dispatches, 32 KB post likes, 1 MB elsewhere)"),
+        when=(
+            "the body is over the endpoint's limit (12 MB dispatches, 32 KB post likes, 50 MB CSV imports, "
+            "10 MB JSON imports, 1 MB elsewhere)"
+        ),
         remedy="send less: smaller or fewer attachments",
     ),
     ErrorCode(

@@ -47,8 +47,11 @@ class Excluded:
         domain = domain_key(prospect.website or ("" if prospect.kind == "person" else prospect.key))
         if domain and domain in self.domains:
             return False
-        company = prospect.company if prospect.kind == "person" else prospect.name
-        return name_key(company or "", prospect.country) not in self.names
+        name, country = name_key(
+            (prospect.company if prospect.kind == "person" else prospect.name) or "", prospect.country
+        )
+        # A source row without a country excludes the name in every country.
+        return not name or ((name, country) not in self.names and (name, "") not in self.names)
 
 
 def domain_key(raw: str | None) -> str | None:
@@ -123,8 +126,8 @@ async def load(session: AsyncSession, sources: Iterable[dict[str, Any]]) -> Excl
                 people.add(key)
             elif domain := domain_key(entity.get("domain") or entity.get("website")):
                 domains.add(domain)
-            else:
-                names.add(name_key(entity.get("name") or "", entity.get("country")))
+            elif (company := name_key(entity.get("name") or "", entity.get("country")))[0]:
+                names.add(company)
     if brought := [s["id"] for s in named if s["source"] == "import"]:
         rows = await session.execute(
             select(ImportRow.name, ImportRow.domain, ImportRow.country).where(
@@ -134,6 +137,6 @@ async def load(session: AsyncSession, sources: Iterable[dict[str, Any]]) -> Excl
         for name, domain, country in rows:
             if domain:
                 domains.add(domain)
-            else:
-                names.add(name_key(name or "", country))
+            elif (company := name_key(name or "", country))[0]:
+                names.add(company)
     return Excluded(frozenset(domains), frozenset(names), frozenset(people))

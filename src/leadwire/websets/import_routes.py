@@ -10,30 +10,34 @@ from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
     Deleted,
+    Idempotency,
     ItemEnvelope,
     JSONResponse,
     PageEnvelope,
     Session,
     documented,
     errors,
+    idempotent,
     json_response,
     ok_item,
     ok_items,
     openapi_body,
     read_json_object,
     require,
+    respond,
 )
 from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.validation import validate
 from leadwire.websets import imports, service
 from leadwire.websets.operations import READ, WRITE
-from leadwire.websets.schemas import ImportColumns, ImportOut, ImportRequest
+from leadwire.websets.schemas import ImportOut, ImportRequest
 
 router = APIRouter(prefix="/api/v2/imports", tags=["imports"])
 Reader = Annotated[Caller, Depends(require(READ))]
 Writer = Annotated[Caller, Depends(require(WRITE))]
 CSV_MEDIA = "text/csv"
+MAX_JSON_IMPORT_BYTES = 10 * 1024 * 1024
 
 # The JSON body documented from its model, and the CSV body beside it.
 _REQUEST_BODY = openapi_body(ImportRequest)
@@ -59,6 +63,8 @@ _REQUEST_BODY["requestBody"]["content"][CSV_MEDIA] = {
         **documented(ItemEnvelope[ImportOut], 201, "The import, checked"),
         **errors(
             "invalid_request",
+            "idempotency_conflict",
+            "idempotency_key_in_progress",
             "invalid_import",
             "import_too_large",
             "import_limit_exceeded",
@@ -70,6 +76,7 @@ async def create_import(
     request: Request,
     session: Session,
     caller: Writer,
+    idem: Idempotency = Depends(idempotent()),
     title: str | None = Query(default=None, description="CSV: the import's title (at most 200 characters)"),
     name_column: str | None = Query(default=None, description="CSV: the column of company names"),
     domain_column: str | None = Query(default=None, description="CSV: the column of domains or websites"),
@@ -84,20 +91,22 @@ async def create_import(
         except UnicodeDecodeError:
             raise ApiError("invalid_import", detail="the CSV is not UTF-8 text") from None
         header, rows = imports.csv_rows(text)
+        columns: dict[str, str] | None = imports.mapping(header, body.columns)
         fmt = "csv"
     else:
+        if len(await request.body()) > MAX_JSON_IMPORT_BYTES:  # parsed JSON takes many times its size
+            raise ApiError("request_payload_too_large", detail="a JSON import is at most 10 MiB; send CSV")
         body = validate(ImportRequest, await read_json_object(request))
         header, rows = imports.json_rows(body.rows)
+        mapped = imports.mapping(header, body.columns)
+        columns = mapped if body.columns is not None else None  # else each row by its own names
         fmt = "json"
+    if not rows:
+        raise ApiError("invalid_import", param="rows", detail="no rows")
     created = await imports.create(
-        session,
-        caller,
-        title=body.title,
-        source_format=fmt,
-        rows=rows,
-        columns=imports.mapping(header, body.columns or ImportColumns()),
+        session, caller, title=body.title, source_format=fmt, rows=rows, columns=columns
     )
-    return json_response(ok_item(created), status_code=201)
+    return await respond(session, idem, ok_item(created), status=201)
 
 
 @router.get(

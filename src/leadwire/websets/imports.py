@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.domains import normalise_domain
@@ -30,6 +30,7 @@ from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut
 MAX_ERRORS = 100
 MAX_IMPORTS_PER_ACCOUNT = 200
 MAX_NAME = 300
+MAX_JSON_KEYS = 50
 # The header names each field is found under when `columns` does not say (compared case-insensitively).
 KNOWN_COLUMNS = {
     "name": ("name", "company", "company_name", "company name", "organization"),
@@ -41,21 +42,42 @@ _BATCH = 2000
 Row = tuple[int, Mapping[str, Any]]  # (line, the row's values by column)
 
 
-def csv_rows(text: str) -> tuple[list[str], Iterator[Row]]:
-    """The header and the rows of a CSV text, each with its line number (the header is line 1)."""
+def csv_rows(text: str) -> tuple[list[str], list[Row]]:
+    """The header and the rows of a CSV text, each with its line number (the header is line 1); 400
+    `invalid_import` for text no CSV reader takes (NUL, a field past `csv.field_size_limit`)."""
+    if "\x00" in text:
+        raise ApiError("invalid_import", detail="the CSV holds a NUL character")
     reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
-    header = [h for h in (reader.fieldnames or []) if h is not None]
-    if not header:
-        raise ApiError("invalid_import", detail="the CSV has no header line")
-    return header, ((reader.line_num, row) for row in reader)
+    try:
+        header = [h for h in (reader.fieldnames or []) if h is not None]
+        if not header:
+            raise ApiError("invalid_import", detail="the CSV has no header line")
+        rows: list[Row] = []
+        for row in reader:
+            rows.append((reader.line_num, row))
+            if len(rows) > MAX_IMPORT_ROWS:
+                raise _too_large()
+    except csv.Error as exc:
+        raise ApiError("invalid_import", detail=f"line {reader.line_num}: {exc}"[:200]) from None
+    return header, rows
 
 
-def json_rows(rows: list[dict[str, Any]]) -> tuple[list[str], Iterator[Row]]:
-    header = list(dict.fromkeys(key for row in rows for key in row))
-    return header, ((n, row) for n, row in enumerate(rows, start=1))
+def _too_large() -> ApiError:
+    return ApiError("import_too_large", detail=f"at most {MAX_IMPORT_ROWS:,} rows")
 
 
-def mapping(header: Iterable[str], columns: ImportColumns | None) -> dict[str, str]:
+def json_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[Row]]:
+    """The keys the rows use, and the rows numbered from 1; 400 `invalid_import` past
+    `MAX_JSON_KEYS` keys in all (a row is a company's few fields, not a document)."""
+    header: dict[str, None] = {}
+    for row in rows:
+        header.update(dict.fromkeys(row))
+        if len(header) > MAX_JSON_KEYS:
+            raise ApiError("invalid_import", param="rows", detail=f"rows use at most {MAX_JSON_KEYS} keys")
+    return list(header), list(enumerate(rows, start=1))
+
+
+def mapping(header: Iterable[str], columns: ImportColumns | None = None) -> dict[str, str]:
     """Field -> the column holding it; 400 `invalid_import` when a named column is missing or no
     column holds a name or a domain."""
     present = {h.strip().casefold(): h for h in header}
@@ -73,8 +95,21 @@ def mapping(header: Iterable[str], columns: ImportColumns | None) -> dict[str, s
     return found
 
 
-def checked(line: int, raw: Mapping[str, Any], columns: Mapping[str, str]) -> ImportRow | dict[str, Any]:
-    """The row to keep, or the error `{line, field, code}` of the first bad field."""
+def row_columns(raw: Mapping[str, Any]) -> dict[str, str]:
+    """A JSON row's own columns: each field under the first of its known names the row uses (any case),
+    so rows that name a field differently (`domain` here, `website` there) are all read."""
+    present = {str(key).strip().casefold(): key for key in raw}
+    found: dict[str, str] = {}
+    for field, known in KNOWN_COLUMNS.items():
+        name = next((name for name in known if name in present), None)
+        if name is not None:
+            found[field] = present[name]
+    return found
+
+
+def checked(line: int, raw: Mapping[str, Any], columns: Mapping[str, str]) -> dict[str, Any]:
+    """The row to keep (`{line, name, domain, country}`), or the error `{line, field, code}` of the
+    first bad field (`code` present)."""
     values = {field: _text(raw.get(column)) for field, column in columns.items()}
     name, domain, country = values.get("name"), values.get("domain"), values.get("country")
     if not name and not domain:
@@ -90,7 +125,7 @@ def checked(line: int, raw: Mapping[str, Any], columns: Mapping[str, str]) -> Im
         if len(country) != 2 or not country.isascii() or not country.isalpha():
             return {"line": line, "field": "country", "code": "invalid_country"}
         country = country.upper()
-    return ImportRow(line=line, name=name, domain=domain or None, country=country or None)
+    return {"line": line, "name": name, "domain": domain or None, "country": country or None}
 
 
 def _text(value: Any) -> str | None:
@@ -106,11 +141,26 @@ async def create(
     *,
     title: str | None,
     source_format: str,
-    rows: Iterator[Row],
-    columns: Mapping[str, str],
+    rows: list[Row],
+    columns: Mapping[str, str] | None,
 ) -> ImportOut:
-    """The import with its accepted rows: 409 `import_limit_exceeded` past the account's imports,
-    413 `import_too_large` past `MAX_IMPORT_ROWS` rows."""
+    """The import with its accepted rows (`columns`: the import's mapping, or None to read each row by
+    its own names), every row checked before the first statement so a write holds the database briefly;
+    413 `import_too_large` past `MAX_IMPORT_ROWS` rows, 409 `import_limit_exceeded` past the account's
+    imports."""
+    if len(rows) > MAX_IMPORT_ROWS:
+        raise _too_large()
+    accepted: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    rejected = 0
+    for line, raw in rows:
+        outcome = checked(line, raw, columns if columns is not None else row_columns(raw))
+        if "code" not in outcome:
+            accepted.append(outcome)
+        else:
+            rejected += 1
+            if len(errors) < MAX_ERRORS:
+                errors.append(outcome)
     held = await session.scalar(
         select(Import.id).where(Import.user_id == caller.user_id).offset(MAX_IMPORTS_PER_ACCOUNT - 1).limit(1)
     )
@@ -122,36 +172,17 @@ async def create(
         title=title,
         source_format=source_format,
         status="completed",
-        rows=0,
-        accepted=0,
-        rejected=0,
-        errors=[],
+        rows=len(rows),
+        accepted=len(accepted),
+        rejected=rejected,
+        errors=errors,
         created_at=utcnow(),
     )
     session.add(record)
     await session.flush()
-    errors: list[dict[str, Any]] = []
-    batch: list[ImportRow] = []
-    for line, raw in rows:
-        record.rows += 1
-        if record.rows > MAX_IMPORT_ROWS:
-            raise ApiError("import_too_large", detail=f"at most {MAX_IMPORT_ROWS:,} rows")
-        outcome = checked(line, raw, columns)
-        if isinstance(outcome, dict):
-            record.rejected += 1
-            if len(errors) < MAX_ERRORS:
-                errors.append(outcome)
-            continue
-        record.accepted += 1
-        outcome.import_id = record.id
-        batch.append(outcome)
-        if len(batch) >= _BATCH:
-            session.add_all(batch)
-            await session.flush()
-            batch = []
-    session.add_all(batch)
-    record.errors = errors
-    await session.flush()
+    for start in range(0, len(accepted), _BATCH):
+        batch = [{**row, "import_id": record.id} for row in accepted[start : start + _BATCH]]
+        await session.execute(insert(ImportRow), batch)
     return view(record)
 
 

@@ -12,9 +12,26 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
 from leadwire.websets import imports, service
 from leadwire.websets.operations import READ, WRITE
-from leadwire.websets.schemas import ImportColumns, ImportOut, ImportRequest
+from leadwire.websets.schemas import ImportOut, ImportRequest
 
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
+# Published as the request model states them; taken as they come, so that the permission is checked
+# first and a malformed value gets the REST code (`invalid_import`), not the framework's error.
+Rows = Annotated[list[Any], WithJsonSchema({"type": "array", "minItems": 1, "items": {"type": "object"}})]
+Columns = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {f: {"type": "string"} for f in ("name", "domain", "country")},
+                },
+                {"type": "null"},
+            ]
+        }
+    ),
+]
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -24,17 +41,16 @@ def register_tools(kit: ToolKit) -> None:
             "can leave out with exclude: [{source: 'import', id}]. Bad rows are reported by line."
         )
     )
-    async def create_import(
-        rows: list[dict[str, Any]], title: str | None = None, columns: dict[str, str] | None = None
-    ) -> ImportOut:
+    async def create_import(rows: Rows, title: str | None = None, columns: Columns = None) -> ImportOut:
         caller = await kit.allowed(WRITE)
         body = kit.validate(ImportRequest, given(rows=rows, title=title, columns=columns))
 
         async def create(session: AsyncSession) -> ImportOut:
             header, found = imports.json_rows(body.rows)
-            mapped = imports.mapping(header, body.columns or ImportColumns())
+            mapped = imports.mapping(header, body.columns)
+            columns = mapped if body.columns is not None else None  # else each row by its own names
             return await imports.create(
-                session, caller, title=body.title, source_format="json", rows=found, columns=mapped
+                session, caller, title=body.title, source_format="json", rows=found, columns=columns
             )
 
         return await kit.write(create)

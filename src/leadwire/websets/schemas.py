@@ -26,7 +26,7 @@ class Exclusion(RequestModel):
     or an import (its accepted rows)."""
 
     source: Literal["webset", "import"]
-    id: StrictStr = Field(json_schema_extra={"maxLength": 64})
+    id: StrictStr = Field(max_length=64)
 
 
 def _exclusions() -> Any:
@@ -313,9 +313,9 @@ class ImportColumns(RequestModel):
     """Which column (CSV header, or JSON key) holds each field, where its name is not the field's own
     (`name`; `domain` or `website`; `country`)."""
 
-    name: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
-    domain: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
-    country: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": 100})
+    name: StrictStr | None = Field(default=None, max_length=100)
+    domain: StrictStr | None = Field(default=None, max_length=100)
+    country: StrictStr | None = Field(default=None, max_length=100)
 
 
 class ImportRequest(RequestModel):
@@ -332,9 +332,9 @@ class ImportRequest(RequestModel):
     missing_codes = {"rows": "invalid_import"}
 
     title: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_TITLE})
+    # More than MAX_IMPORT_ROWS is 413 `import_too_large`, as for a CSV (the body is at most 10 MiB).
     rows: list[dict[str, Any]] = Field(
         min_length=1,
-        max_length=MAX_IMPORT_ROWS,
         description=f"1-{MAX_IMPORT_ROWS:,} objects, each with a `name` and/or a `domain` (or `website`)",
     )
     columns: ImportColumns | None = None
