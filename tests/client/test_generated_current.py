@@ -6,6 +6,7 @@ required, range, choices, help)."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import inspect
 from datetime import date
@@ -155,7 +156,7 @@ COMMANDS: list[tuple[tuple[str, ...], Operation, dict[str, str], set[str]]] = [
         },
         set(),
     ),
-    (("websets", "create"), CREATE_WEBSET, {}, {"exclude"}),
+    (("websets", "create"), CREATE_WEBSET, {"id": "--seed-import"}, {"exclude"}),
     (("websets", "find-more"), START_FIND_MORE, {}, {"exclude"}),
 ]
 
@@ -168,8 +169,15 @@ def _command(path: tuple[str, ...]) -> Command:
 
 
 def _leaves(fields: tuple[Field, ...]) -> list[Field]:
-    """The fields, an object's members in its place (as the command line asks for them)."""
-    return [m for f in fields if f.const is None for m in (f.fields if f.fields else (f,))]
+    """The fields, an object's members in its place (as the command line asks for them: a member of an
+    optional object only when the object is given)."""
+    return [
+        dataclasses.replace(m, required=m.required and f.required)
+        for f in fields
+        if f.const is None
+        for m in (f.fields if f.fields else (f,))
+        if m.const is None
+    ]
 
 
 @pytest.mark.parametrize(

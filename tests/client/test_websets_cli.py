@@ -184,3 +184,16 @@ def test_exclude_names_lists_on_create_and_find_more(monkeypatch: pytest.MonkeyP
         {"exclude": [{"source": "webset", "id": "ws_c"}]},
         {"exclude": [{"source": "webset", "id": "ws_d"}]},
     ]
+
+
+def test_seed_import_sends_the_seed_object_with_its_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeWebsets(Snapshot([A], [(10, 3)]))
+
+    seeded = invoke(fake, monkeypatch, "create", "EU freight forwarders", "--seed-import", "imp_1")
+    searched = invoke(fake, monkeypatch, "create", "EU freight forwarders")
+
+    assert seeded.exit_code == searched.exit_code == 0, seeded.output
+    assert fake.bodies == [
+        {"query": "EU freight forwarders", "seed": {"type": "import", "id": "imp_1"}},
+        {"query": "EU freight forwarders"},
+    ]

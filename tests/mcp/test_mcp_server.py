@@ -140,6 +140,14 @@ async def test_scope_and_argument_rules_are_the_rest_rules(
     unknown_source = [{"source": "crm", "id": "crm_1"}]
     refused = await call(client, acct.headers, "create_webset", query="banks", exclude=unknown_source)
     assert error_code(refused) == "invalid_exclusion"
+    unknown_seed = {"type": "import", "id": "imp_nope"}
+    assert error_code(
+        await call(client, acct.headers, "create_webset", query="banks", seed=unknown_seed)
+    ) == ("webset_seed_not_found")
+    bad_seed = {"type": "search", "id": "x"}
+    assert error_code(await call(client, acct.headers, "create_webset", query="banks", seed=bad_seed)) == (
+        "webset_seed_invalid"
+    )
 
 
 async def test_mcp_and_rest_share_the_account_allowance(

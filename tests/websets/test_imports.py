@@ -237,3 +237,54 @@ async def test_a_retried_import_with_its_key_is_the_same_import(
     assert again.status_code == 201 and again.json()["item"] == first["item"]  # the stored answer
     assert_error(other, 409, "idempotency_conflict")
     assert len(assert_ok(await client.get("/api/v2/imports", headers=acct.headers))["items"]) == 1
+
+
+async def test_a_list_seeded_from_an_import_verifies_its_rows_instead_of_searching(
+    pool_client: httpx.AsyncClient, pool_runtime: Runtime
+) -> None:
+    acct = await AccountFactory(pool_runtime).create(credits=200)
+    text = "name,domain,country\n" + "".join(f",alpen{n}.example,\n" for n in range(5))
+    text += ",bergbank0.example,\n,bergbank1.example,\n"  # Swiss banks: not chemical companies
+    text += "Alpen Chemie 7,,CH\n"  # known by name and country only
+    text += "Nowhere AG,nowhere.example,CH\n"  # a company the world does not know
+    brought = assert_ok(await _import_csv(pool_client, acct.headers, text), 201)["item"]
+    async with running_worker(pool_runtime):
+        created = await create_webset(
+            pool_client,
+            acct.headers,
+            query="chemical companies in Switzerland",
+            seed={"type": "import", "id": brought["id"]},
+        )
+        webset = await wait_finished(pool_client, acct.headers, created["webset"]["id"])
+        verified = await all_items(pool_client, acct.headers, webset["id"], match="verified")
+        credits = assert_ok(await pool_client.get("/api/v2/credits", headers=acct.headers))["item"]
+    by_domain = {domain(i): i["match"]["status"] for i in verified if i["entity"].get("website")}
+    chemical = {f"alpen{n}.example" for n in (0, 1, 2, 3, 4, 7)}
+    # Every row verified, and nothing else: the list's candidates are the import's rows.
+    assert set(by_domain) == chemical | {"bergbank0.example", "bergbank1.example", "nowhere.example"}
+    assert {d for d, status in by_domain.items() if status == "full"} == chemical
+    assert by_domain["bergbank0.example"] == by_domain["bergbank1.example"] == "rejected"
+    assert by_domain["nowhere.example"] != "full"  # no record, no pages: never shown as verified
+    assert webset["seed"] == {"type": "import", "id": brought["id"]}
+    assert webset["progress"]["stop_reason"] == "exhausted"
+    assert credits["balance"] == 200 - webset["progress"]["qualified"] and credits["reserved"] == 0
+
+
+@pytest.mark.parametrize(
+    ("seed", "status", "code"),
+    [
+        ({"type": "customs", "id": "imp_x"}, 400, "webset_seed_invalid"),
+        ({"type": "import"}, 400, "webset_seed_invalid"),
+        ({"type": "import", "id": "imp_nothing"}, 404, "webset_seed_not_found"),
+    ],
+    ids=["unknown-type", "no-id", "unknown-import"],
+)
+async def test_a_bad_seed_is_refused_with_its_code(
+    client: httpx.AsyncClient, runtime: Runtime, seed: dict[str, str], status: int, code: str
+) -> None:
+    acct = await AccountFactory(runtime).create()
+    response = await client.post(
+        "/api/v2/websets", json={"query": "banks", "seed": seed}, headers=acct.headers
+    )
+    assert_error(response, status, code)
+    assert assert_ok(await client.get("/api/v2/websets", headers=acct.headers))["items"] == []

@@ -155,6 +155,11 @@ EXCLUSION = (
     Field("id", str, required=True, max_length=64),
 )
 
+SEED = (
+    Field("type", str, required=True, const="import"),
+    Field("id", str, required=True, max_length=64),
+)
+
 CREATE_WEBSET_REQUEST = (
     Field("query", str, required=True, max_length=2000, pattern="\\S"),
     Field("title", str, max_length=200),
@@ -167,6 +172,12 @@ CREATE_WEBSET_REQUEST = (
         description='at most 10 sources, each `{source: "webset" or "import", id}`: that list\'s qualified items, or that import\'s rows, are left out of this list\'s runs',
         max_length=10,
         items=Field("", dict, fields=EXCLUSION),
+    ),
+    Field(
+        "seed",
+        dict,
+        description="`{type: \"import\", id}`: the candidates are that import's rows, in order, each matched to a company and verified against the criteria, instead of a search's",
+        fields=SEED,
     ),
 )
 
@@ -581,6 +592,7 @@ class Creations(Generic[R]):
         target_kind: Literal["company", "person"] | None = None,
         locale: Literal["en", "zh"] | None = None,
         exclude: list[dict[str, Any]] | None = None,
+        seed: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> R:
         """Create a prospect list (webset) from natural-language criteria (`POST /api/v2/websets`); returns
@@ -595,6 +607,9 @@ class Creations(Generic[R]):
             exclude: at most 10 sources, each `{source: "webset" or "import", id}`: that list's qualified
                 items, or that import's rows, are left out of this list's runs; at most 10 items; a list of
                 {source, id}.
+            seed: `{type: "import", id}`: the candidates are that import's rows, in order, each matched to a
+                company and verified against the criteria, instead of a search's; {type, id}.
+                id: at most 64 characters.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """
         return self._create(CREATE_WEBSET, locals())

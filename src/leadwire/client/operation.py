@@ -87,16 +87,20 @@ def body(fields: tuple[Field, ...], given: Mapping[str, Any]) -> dict[str, Any]:
 
 def sendable(field: Field, value: Any) -> Any:
     """`value` as the body carries it: a date as YYYY-MM-DD, a list for a text field joined with commas
-    (`country_codes`), an optional object without its None members (None when nothing is left)."""
+    (`country_codes`), an object with its constant members, an optional one without its None members
+    (None when nothing is left)."""
     if value is None:
         return None
     if field.format == "date" and isinstance(value, date):
         return day(value)
     if field.type is str and isinstance(value, list | tuple):
         return ",".join(str(part) for part in value)
-    if field.fields and not field.required and isinstance(value, Mapping):
+    if field.fields and isinstance(value, Mapping):
+        constants = {m.name: m.const for m in field.fields if m.const is not None}  # `seed.type`
+        if field.required:
+            return {**constants, **value}
         kept = {name: member for name, member in value.items() if member is not None}
-        return kept or None
+        return {**constants, **kept} if kept else None
     return value
 
 

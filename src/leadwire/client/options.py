@@ -15,6 +15,7 @@ the values given as that one argument, under the API's names (an object's member
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -85,7 +86,12 @@ def _fields(fields: tuple[Field, ...], exclude: Collection[str]) -> Iterator[tup
         if field.const is not None or field.name in exclude:
             continue
         if field.type is dict and field.fields:
-            members = ((f"{field.name}.{m.name}", m) for m in field.fields)
+            # A member of an optional object is asked for only when the object is given at all.
+            members = (
+                (f"{field.name}.{m.name}", dataclasses.replace(m, required=m.required and field.required))
+                for m in field.fields
+                if m.const is None
+            )
             yield from ((path, member) for path, member in members if path not in exclude)
         elif field.type in (dict, object):
             raise TypeError(f"{field.name}: no option can give this field; exclude it")

@@ -54,6 +54,7 @@ HELPS = {
     "title": "the list's title",
     "count": "qualified results wanted (plan-limited)",
     "target_kind": "companies or people",
+    "seed.id": "the import (imp_…) whose rows are the candidates, instead of a search",
 }
 WebsetId = typer.Argument(..., metavar="ID", help="the webset id (ws_…)", show_default=False)
 Exclude = typer.Option(
@@ -66,7 +67,9 @@ def _exclusions(webset_ids: list[str] | None) -> list[dict[str, str]] | None:
 
 
 @websets_app.command("create")
-@schema_options(CREATE_WEBSET, helps=HELPS, arguments=("query",), exclude=("exclude",))
+@schema_options(
+    CREATE_WEBSET, helps=HELPS, arguments=("query",), exclude=("exclude",), flags={"seed.id": "--seed-import"}
+)
 def create(
     fields: Fields = FROM_SCHEMA,
     excluding: list[str] | None = Exclude,

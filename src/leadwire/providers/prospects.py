@@ -8,6 +8,8 @@ reasoner to judge from the text.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -15,7 +17,7 @@ from leadwire.domains import normalise_domain
 from leadwire.providers.reasoner import Evidence, Prospect
 from leadwire.providers.search import SearchProvider, SearchProviderError, SearchRequest
 
-__all__ = ["ProspectQuery", "ProspectSource", "SearchProspectSource", "SearchProviderError"]
+__all__ = ["CompanyRef", "ProspectQuery", "ProspectSource", "SearchProspectSource", "SearchProviderError"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +30,23 @@ class ProspectQuery:
     user_location: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CompanyRef:
+    """A company a user named (a row of an import): by normalised domain, else by name and country."""
+
+    name: str | None
+    domain: str | None
+    country: str | None
+
+
 @runtime_checkable
 class ProspectSource(Protocol):
     async def companies(self, query: ProspectQuery) -> list[Prospect]:
         """Best first; fewer than ``limit`` means the query has nothing more to give."""
+        ...
+
+    async def lookup(self, refs: Sequence[CompanyRef]) -> list[Prospect | None]:
+        """Each named company as the source knows it (its record and pages), None where it knows none."""
         ...
 
 
@@ -61,6 +76,34 @@ class SearchProspectSource:
                 evidence=(Evidence(url=source.url, title=source.title, text=source.text[:1500]),),
             )
         return list(found.values())[: query.limit]
+
+    async def lookup(self, refs: Sequence[CompanyRef]) -> list[Prospect | None]:
+        """A company named by its domain: the search's pages on that domain. One named only by name is
+        not looked up: a web search by name would pick a namesake as readily as the company."""
+        gate = asyncio.Semaphore(4)
+
+        async def one(ref: CompanyRef) -> Prospect | None:
+            if not ref.domain:
+                return None
+            request = SearchRequest(
+                query=(ref.name or ref.domain)[:500], limit=3, include_domains=[ref.domain]
+            )
+            async with gate:
+                sources = await self._search.search(request)
+            if not sources:
+                return None
+            evidence = tuple(Evidence(url=s.url, title=s.title, text=s.text[:1500]) for s in sources)
+            return Prospect(
+                key=ref.domain,
+                kind="company",
+                name=ref.name or _name_of(sources[0].title, ref.domain),
+                website=f"https://{ref.domain}",
+                country=ref.country,
+                description=sources[0].text[:1500] or None,
+                evidence=evidence,
+            )
+
+        return list(await asyncio.gather(*(one(ref) for ref in refs)))
 
 
 def _site(url: str) -> str | None:

@@ -5,10 +5,11 @@ Ranking runs in a worker thread over an index opened with discovery's deeper can
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from leadwire.providers.prospects import ProspectQuery
+from leadwire.providers.prospects import CompanyRef, ProspectQuery
 from leadwire.providers.reasoner import Evidence, Prospect
 from leadwire.providers.sandbox_search import SandboxIndex
 
@@ -34,6 +35,25 @@ class SandboxProspectSource:
             return [_prospect(hit) for hit in hits]
 
         return await self._index.read(rank)
+
+    async def lookup(self, refs: Sequence[CompanyRef]) -> list[Prospect | None]:
+        """The world's company of each ref: by domain, else by name (and country, when given)."""
+
+        def find(index: LocalSearchIndex) -> list[Prospect | None]:
+            from leadwire.search.prospects import companies_by_key
+
+            domains = [r.domain for r in refs if r.domain]
+            names = [r.name for r in refs if not r.domain and r.name]
+            by_domain, by_name = companies_by_key(index, domains, names)
+            found: list[Prospect | None] = []
+            for ref in refs:
+                hit = by_domain.get(ref.domain) if ref.domain else by_name.get((ref.name or "").casefold())
+                if hit is not None and not ref.domain and ref.country and hit.country != ref.country:
+                    hit = None  # a namesake in another country
+                found.append(_prospect(hit) if hit is not None else None)
+            return found
+
+        return await self._index.read(find)
 
 
 def _prospect(hit: CompanyHit) -> Prospect:

@@ -169,3 +169,36 @@ def _products(value: Any) -> list[str]:
         elif isinstance(item, str) and item:
             out.append(item)
     return out
+
+
+def companies_by_key(
+    index: LocalSearchIndex, domains: list[str], names: list[str]
+) -> tuple[dict[str, CompanyHit], dict[str, CompanyHit]]:
+    """The world's companies with these domains, and with these names (compared case-insensitively),
+    each with its first pages as evidence: what a list seeded from a user's rows verifies."""
+    names_wanted = list(dict.fromkeys(n.casefold() for n in names if n))
+    records: list[dict[str, Any]] = []
+    columns = [column.strip() for column in _COMPANY_COLUMNS.split(",")]
+    for where, values in (("domain", list(dict.fromkeys(domains))), ("lower(name)", names_wanted)):
+        for start in range(0, len(values), 500):
+            part = values[start : start + 500]
+            sql = f"SELECT {_COMPANY_COLUMNS} FROM companies WHERE {where} IN ({','.join('?' * len(part))})"
+            records += [dict(zip(columns, row, strict=True)) for row in index.query_world(sql, part)]
+    pages: dict[str, list[int]] = {}
+    ids = list(dict.fromkeys(r["id"] for r in records))
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        sql = f"SELECT rowid, company_id FROM documents WHERE company_id IN ({','.join('?' * len(part))})"
+        for rowid, company_id in sorted(index.query_world(sql, part)):
+            held = pages.setdefault(company_id, [])
+            if len(held) < EVIDENCE_PER_COMPANY:
+                held.append(int(rowid))
+    evidence = _evidence(index, [r for held in pages.values() for r in held])
+    hits = {
+        r["id"]: _hit(r, [evidence[x] for x in pages.get(r["id"], []) if x in evidence])
+        for r in records
+        if r["domain"]
+    }
+    by_domain = {hit.domain: hit for hit in hits.values()}
+    by_name = {hit.name.casefold(): hit for hit in hits.values() if hit.name.casefold() in names_wanted}
+    return by_domain, by_name

@@ -62,6 +62,18 @@ ERRORS = (
         remedy="check the id with `GET /api/v2/websets` or `GET /api/v2/imports`",
     ),
     ErrorCode(
+        "webset_seed_invalid",
+        400,
+        when='`seed` is not `{type: "import", id}`',
+        remedy='send `{"type": "import", "id": "imp_…"}`, or leave `seed` out to search',
+    ),
+    ErrorCode(
+        "webset_seed_not_found",
+        404,
+        when="`seed` names an import this account does not have",
+        remedy="check the id with `GET /api/v2/imports`",
+    ),
+    ErrorCode(
         "invalid_import",
         400,
         when=(

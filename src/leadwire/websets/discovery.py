@@ -24,11 +24,11 @@ from leadwire.platform.events import append_event
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import JobContext, JobFailure, hand_over
 from leadwire.platform.time import iso, utcnow
-from leadwire.providers.prospects import ProspectQuery, ProspectSource
+from leadwire.providers.prospects import CompanyRef, ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
 from leadwire.search.understand import understand
-from leadwire.websets import exclusions, people, service, states, views
+from leadwire.websets import exclusions, imports, people, service, states, views
 from leadwire.websets.models import Webset, WebsetItem
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
@@ -182,6 +182,11 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         queries = _planned(webset.strategy or {})
         query, kind, goal, cap = webset.query, webset.target_kind, webset.goal, webset.verify_cap
         excluded = await exclusions.load(session, webset.exclude)
+        seeded_by = webset.seed["id"] if webset.seed and webset.seed["type"] == "import" else None
+        if seeded_by is not None:  # the import's rows stand where the planned queries would
+            queries = [PlannedQuery(f"rows of import {seeded_by}", "")] * await imports.row_count(
+                session, seeded_by
+            )
     if number > 1:
         await _release_overflow(ctx, webset_id, number)
     source: ProspectSource = ctx.adapter("prospects")
@@ -201,10 +206,15 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         size = max(1, min(size, cap - state["verified"]))
         await _set_stage(ctx, webset_id, "searching")
         exclude = frozenset(state["companies"] | explored | excluded.domains)
-        companies = await source.companies(
-            ProspectQuery(planned.text, size, exclude, planned.user_location or None)
-        )
-        exhausted = len(companies) < size
+        advance: int | None = None
+        if seeded_by is None:
+            companies = await source.companies(
+                ProspectQuery(planned.text, size, exclude, planned.user_location or None)
+            )
+            exhausted = len(companies) < size
+        else:
+            companies, advance = await _seeded(ctx, source, seeded_by, state["query_index"], size, exclude)
+            exhausted = advance < size
         explored.update(c.key for c in companies)
         companies = [c for c in companies if excluded.keeps(c)]
         prospects = (
@@ -218,7 +228,9 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         )
         await _set_stage(ctx, webset_id, "verifying")
         verdicts = await reasoner.verify(query, criteria, prospects) if prospects else []
-        await _commit_batch(ctx, webset_id, number, planned, prospects, verdicts, criteria, exhausted)
+        await _commit_batch(
+            ctx, webset_id, number, planned, prospects, verdicts, criteria, exhausted, advance=advance
+        )
         await ctx.progress("verifying", min(99.0, 100.0 * (state["released"] + 1) / max(goal, 1)))
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
@@ -229,6 +241,34 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             await states.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
     ctx.bill(released, kind="items")
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
+
+
+async def _seeded(
+    ctx: JobContext, source: ProspectSource, import_id: str, offset: int, size: int, exclude: frozenset[str]
+) -> tuple[list[Prospect], int]:
+    """The next `size` rows of the import from `offset`, each matched to a company the source knows or
+    else kept as the row describes it (never invented facts: no evidence, judged as such); rows whose
+    company is in `exclude` dropped. With how many rows were read."""
+    async with transaction(ctx.runtime.reader) as session:
+        rows = await imports.rows_from(session, import_id, offset=offset, limit=size)
+    refs = [CompanyRef(r.name, r.domain, r.country) for r in rows]
+    found = await source.lookup(refs) if refs else []
+    companies = [known or _as_given(ref) for ref, known in zip(refs, found, strict=True)]
+    return [c for c in companies if c.key not in exclude], len(rows)
+
+
+def _as_given(ref: CompanyRef) -> Prospect:
+    name = ref.name or ref.domain or ""
+    key = ref.domain or "name:" + " ".join(name.casefold().split()) + (
+        f"@{ref.country}" if ref.country else ""
+    )
+    return Prospect(
+        key=key,
+        kind="company",
+        name=name,
+        website=f"https://{ref.domain}" if ref.domain else None,
+        country=ref.country,
+    )
 
 
 async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> None:
@@ -362,6 +402,8 @@ async def _commit_batch(
     verdicts: Sequence[Sequence[Verdict]],
     criteria: Sequence[Criterion],
     exhausted: bool,
+    *,
+    advance: int | None = None,
 ) -> None:
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
@@ -421,7 +463,9 @@ async def _commit_batch(
                 changed.append(views.item(row, detail="compact", finished=False, criteria_by_id=by_id))
         # A query is done when the search has no more to give, or when a whole batch of its candidates
         # (ranked best first) qualified none: those further down will not either. The run never pads.
-        if exhausted or qualified_new == 0:
+        if advance is not None:  # a seeded run's checkpoint is the next row of its import
+            run_row.query_index += advance
+        elif exhausted or qualified_new == 0:
             run_row.query_index += 1
         run_row.rounds = [*run_row.rounds, _round(planned, len(prospects), qualified_new, now)]
         await session.flush()

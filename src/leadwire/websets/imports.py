@@ -15,7 +15,7 @@ import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.domains import normalise_domain
@@ -200,13 +200,37 @@ def view(record: Import) -> ImportOut:
     }
 
 
-async def get_owned(session: AsyncSession, caller: Caller, import_id: str) -> Import:
+async def get_owned(
+    session: AsyncSession,
+    caller: Caller,
+    import_id: str,
+    *,
+    code: str = "import_not_found",
+    param: str = "import_id",
+) -> Import:
+    """The caller's import, or 404 `code` (also for another account's)."""
     record = await session.scalar(
         select(Import).where(Import.id == import_id[:64], Import.user_id == caller.user_id)
     )
     if record is None:
-        raise ApiError("import_not_found", param="import_id")
+        raise ApiError(code, param=param)
     return record
+
+
+async def rows_from(session: AsyncSession, import_id: str, *, offset: int, limit: int) -> list[ImportRow]:
+    """`limit` accepted rows of an import in line order, after the first `offset` (none once deleted)."""
+    statement = (
+        select(ImportRow)
+        .where(ImportRow.import_id == import_id)
+        .order_by(ImportRow.line)
+        .offset(offset)
+        .limit(limit)
+    )
+    return list((await session.execute(statement)).scalars())
+
+
+async def row_count(session: AsyncSession, import_id: str) -> int:
+    return int(await session.scalar(select(func.count()).where(ImportRow.import_id == import_id)) or 0)
 
 
 async def list_imports(

@@ -37,6 +37,8 @@ class Webset(Base):
     preparation_job_id: Mapped[str] = mapped_column(String(32))
     # Sources whose prospects every run leaves out: `[{source, id}]`, creation's and Find More's.
     exclude: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+    # Where candidates come from instead of a search: `{type: "import", id}`, or None.
+    seed: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
     # The run in progress or the last one (1 = the creation's run, then one per Find More).
     run_number: Mapped[int] = mapped_column(Integer, default=1)
     items_revision: Mapped[int] = mapped_column(Integer, default=0)

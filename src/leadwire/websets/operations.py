@@ -27,6 +27,8 @@ CREATE = Operation(
         "locale_invalid",
         "invalid_exclusion",
         "exclusion_not_found",
+        "webset_seed_invalid",
+        "webset_seed_not_found",
         "webset_count_not_available_for_tier",
     ),
     summary="Create a prospect list (webset) from natural-language criteria",
@@ -39,6 +41,9 @@ CREATE = Operation(
         "credit per released qualified item; `count` credits are reserved at creation and the unused "
         "part released when the run ends. `exclude` names lists whose qualified items this list leaves "
         "out (by domain, else name and country; people by profile): never verified, never charged. "
+        '`seed: {type: "import", id}` takes the candidates from that import\'s rows, in order, instead '
+        "of a search: each is matched to a company (its record and pages) or kept as the row gives it, "
+        "and verified against the criteria. "
         "Needs `websets:write`."
     ),
     tool_description="Create a prospect list (webset) from a natural-language query.",

@@ -29,6 +29,14 @@ class Exclusion(RequestModel):
     id: StrictStr = Field(max_length=64)
 
 
+class Seed(RequestModel):
+    """Where a list's candidates come from instead of a search: the rows of one of the account's
+    imports, each matched to a company and verified against the criteria."""
+
+    type: Literal["import"]
+    id: StrictStr = Field(max_length=64)
+
+
 def _exclusions() -> Any:
     """`exclude` of creation and Find More: what the list's runs leave out, by normalised domain (else
     normalised name and country) for companies and by profile for people; never verified or charged."""
@@ -75,6 +83,7 @@ class CreateWebsetRequest(RequestModel):
         "target_kind": "webset_target_kind_unsupported",
         "locale": "locale_invalid",
         "exclude": "invalid_exclusion",
+        "seed": "webset_seed_invalid",
     }
 
     # The published schema states the validators' rules, so clients (and fuzzers) know them.
@@ -84,6 +93,13 @@ class CreateWebsetRequest(RequestModel):
     target_kind: Literal["company", "person"] = "company"
     locale: Literal["en", "zh"] = "en"
     exclude: list[Exclusion] = _exclusions()
+    seed: Seed | None = Field(
+        default=None,
+        description=(
+            '`{type: "import", id}`: the candidates are that import\'s rows, in order, each matched to a '
+            "company and verified against the criteria, instead of a search's"
+        ),
+    )
 
     @field_validator("query")
     @classmethod
@@ -160,9 +176,15 @@ class WebsetListItem(TypedDict):
     updated_at: str
 
 
+class SeedOut(TypedDict):
+    type: str
+    id: str
+
+
 class WebsetOut(WebsetListItem):
     criteria: list[CriterionOut]
     exclude: list[ExclusionOut]
+    seed: SeedOut | None
     failure: FailureOut | None
     locale: str
     preparation_job_id: str

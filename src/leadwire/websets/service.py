@@ -20,7 +20,7 @@ from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import exclusions, states, views
+from leadwire.websets import exclusions, imports, states, views
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemOut
 
@@ -54,6 +54,8 @@ async def create(
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     _check_count(caller, body.count)
     excluded = await exclusions.merged_sources(session, caller, body.exclude)
+    if body.seed is not None:
+        await imports.get_owned(session, caller, body.seed.id, code="webset_seed_not_found", param="seed.id")
     now = utcnow()
     webset_id = new_id("ws")
     job = await create_job(
@@ -77,6 +79,7 @@ async def create(
         criteria=[],
         preparation_job_id=job.id,
         exclude=excluded,
+        seed=body.seed.model_dump() if body.seed is not None else None,
         run_number=1,
         items_revision=0,
         stage="generating_criteria",
