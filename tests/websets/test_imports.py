@@ -288,3 +288,16 @@ async def test_a_bad_seed_is_refused_with_its_code(
     )
     assert_error(response, status, code)
     assert assert_ok(await client.get("/api/v2/websets", headers=acct.headers))["items"] == []
+
+
+async def test_imports_at_once_never_pass_the_account_s_bound_together(
+    client: httpx.AsyncClient, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    monkeypatch.setattr(imports, "MAX_IMPORTS_PER_ACCOUNT", 1)
+    acct = await AccountFactory(runtime).create()
+    answers = await asyncio.gather(
+        *(_import_csv(client, acct.headers, f"name\nCompany {n}\n") for n in range(4))
+    )
+    assert sorted(a.status_code for a in answers) == [201, 409, 409, 409]

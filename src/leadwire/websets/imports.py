@@ -24,6 +24,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.time import iso, utcnow
+from leadwire.platform.users import User
 from leadwire.websets.models import Import, ImportRow
 from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut
 
@@ -161,6 +162,8 @@ async def create(
             rejected += 1
             if len(errors) < MAX_ERRORS:
                 errors.append(outcome)
+    # The account's row locked first: two imports at once count one after the other, never both under.
+    await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update())
     held = await session.scalar(
         select(Import.id).where(Import.user_id == caller.user_id).offset(MAX_IMPORTS_PER_ACCOUNT - 1).limit(1)
     )
