@@ -11,7 +11,7 @@ from leadwire.platform.runtime import Runtime
 from leadwire.websets import imports
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
-from tests.support.jobs import running_worker
+from tests.support.jobs import poll_job, running_worker
 from tests.websets.conftest import SWISS_CHEMICALS, all_items, create_webset, domain, wait_finished
 
 CSV_HEADERS = {"Content-Type": "text/csv"}
@@ -258,6 +258,18 @@ async def test_a_list_seeded_from_an_import_verifies_its_rows_instead_of_searchi
         webset = await wait_finished(pool_client, acct.headers, created["webset"]["id"])
         verified = await all_items(pool_client, acct.headers, webset["id"], match="verified")
         credits = assert_ok(await pool_client.get("/api/v2/credits", headers=acct.headers))["item"]
+        # Find More walks the rows again: every one is in the list already, so nothing is added.
+        more = await pool_client.post(
+            f"/api/v2/websets/{webset['id']}/find-more",
+            json={"count": 25},
+            headers={**acct.headers, "Idempotency-Key": "seeded-more"},
+        )
+        again = await poll_job(
+            pool_client, acct.headers, assert_ok(more, 202)["item"]["id"], until=("succeeded",)
+        )
+        after = await all_items(pool_client, acct.headers, webset["id"], match="verified")
+    assert again["result"]["released"] == 0 and again["billing"]["charged_credits"] == 0
+    assert sorted(i["id"] for i in after) == sorted(i["id"] for i in verified)
     by_domain = {domain(i): i["match"]["status"] for i in verified if i["entity"].get("website")}
     chemical = {f"alpen{n}.example" for n in (0, 1, 2, 3, 4, 7)}
     # Every row verified, and nothing else: the list's candidates are the import's rows.
