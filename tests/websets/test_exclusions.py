@@ -35,7 +35,8 @@ async def test_a_list_excluding_another_leaves_its_companies_out_and_charges_onl
     acct = await AccountFactory(pool_runtime).create(credits=200)
     async with running_worker(pool_runtime):
         first = (await create_webset(pool_client, acct.headers, query=QUERY, count=25))["webset"]["id"]
-        await wait_finished(pool_client, acct.headers, first)
+        done = await wait_finished(pool_client, acct.headers, first)
+        await poll_job(pool_client, acct.headers, done["run_job_id"], until=("succeeded",))
         held = {domain(i) for i in await all_items(pool_client, acct.headers, first)}
         second = (
             await create_webset(
@@ -44,6 +45,7 @@ async def test_a_list_excluding_another_leaves_its_companies_out_and_charges_onl
         )["webset"]["id"]
         webset = await wait_finished(pool_client, acct.headers, second)
         shown = await all_items(pool_client, acct.headers, second, match="verified")
+        await poll_job(pool_client, acct.headers, webset["run_job_id"], until=("succeeded",))
         # Find More on the second list: the first list stays excluded, and nothing else qualifies.
         more = assert_ok(await _find_more(pool_client, acct.headers, second), 202)["item"]
         finished = await poll_job(pool_client, acct.headers, more["id"], until=("succeeded",), timeout=60)

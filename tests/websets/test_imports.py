@@ -257,6 +257,8 @@ async def test_a_list_seeded_from_an_import_verifies_its_rows_instead_of_searchi
         )
         webset = await wait_finished(pool_client, acct.headers, created["webset"]["id"])
         verified = await all_items(pool_client, acct.headers, webset["id"], match="verified")
+        # The list completes inside its run; the run's job settles its charge just after.
+        await poll_job(pool_client, acct.headers, webset["run_job_id"], until=("succeeded",))
         credits = assert_ok(await pool_client.get("/api/v2/credits", headers=acct.headers))["item"]
         # Find More walks the rows again: every one is in the list already, so nothing is added.
         more = await pool_client.post(
