@@ -235,7 +235,10 @@ def test_a_worker_killed_holding_every_kind_of_job_leaves_nothing_doubled(
         data_dir,
         pg_url,
         LEADWIRE_WORLD_DIR=str(indexed_world),
-        LEADWIRE_JOB_LEASE_SECONDS="3",
+        # Long enough that worker A, starved of CPU beside the rest of the suite on two cores, still
+        # renews every lease while the test holds its jobs (3 s lapsed in 2 of 6 full runs); worker B
+        # takes them at once anyway, since A's process is dead.
+        LEADWIRE_JOB_LEASE_SECONDS="10",
         LEADWIRE_WORKER_POLL_SECONDS="0.2",
     )
     likes_file = Outbox(data_dir).dir / "linkedin_likes.jsonl"
