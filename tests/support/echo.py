@@ -60,13 +60,25 @@ class EchoResult(TypedDict):
     pid: int
 
 
+BLOCK_LIMIT_SECONDS = 120.0
+
+
+async def _until_released(path: Path) -> None:
+    """A test that fails before releasing its job must not leave the job waiting for the rest of the
+    run: past the limit the job fails instead."""
+    for _ in range(int(BLOCK_LIMIT_SECONDS / 0.05)):
+        if path.exists():
+            return
+        await asyncio.sleep(0.05)
+    raise RuntimeError(f"echo was never released ({path})")
+
+
 async def run_echo(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     request = EchoRequest.model_validate(payload)
     if request.started_file:
         Path(request.started_file).write_text(f"{os.getpid()} {ctx.attempt}")
     if request.block_file:
-        while not Path(request.block_file).exists():
-            await asyncio.sleep(0.05)
+        await _until_released(Path(request.block_file))
     if request.read_database:
         async with ctx.sessionmaker() as session:
             await session.execute(text("SELECT 1"))

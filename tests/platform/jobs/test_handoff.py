@@ -140,7 +140,9 @@ async def test_a_handed_off_job_of_a_process_that_died_runs_again_elsewhere(
 ) -> None:
     """Created claimed, then the process 'dies' (its worker's tasks cancelled, nothing handed back):
     the job is rescued like any job of a lost worker and runs on its second attempt."""
-    runtime.settings = runtime.settings.model_copy(update={"worker_poll_seconds": 0.05})
+    # A long lease: at the suite's 5 s, a CPU-starved run let the lease lapse on its own before the
+    # process was declared dead (CI, once), and then there was nothing left to cut short.
+    runtime.settings = runtime.settings.model_copy(update={"worker_poll_seconds": 0.05, "job_lease_seconds": 60.0})
     acct = await accounts.create()
     started, release = tmp_path / "started", tmp_path / "release"
     doomed = Worker(runtime)
@@ -148,14 +150,16 @@ async def test_a_handed_off_job_of_a_process_that_died_runs_again_elsewhere(
     await doomed.announced.wait()
     body = {"started_file": str(started), "block_file": str(release)}
     held = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]["id"]
-    await _until_exists(started)
-    for task in [*doomed._running.values(), running]:  # killed: no release, no outcome
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-    async with transaction(runtime.sessionmaker) as session:
-        assert await presence.release_dead_process(session, pid=os.getpid()) == 1
-    release.write_text("go")
+    try:
+        await _until_exists(started)
+        for task in [*doomed._running.values(), running]:  # killed: no release, no outcome
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        async with transaction(runtime.sessionmaker) as session:
+            assert await presence.release_dead_process(session, pid=os.getpid()) == 1
+    finally:
+        release.write_text("go")  # never leave the job's wait behind a failed assertion
     async with running_worker(runtime):
         done = await poll_job(client, acct.headers, held, until=("succeeded", "failed"), timeout=20)
     assert done["status"] == "succeeded" and done["attempt_count"] == 2
