@@ -24,11 +24,11 @@ from leadwire.platform.events import append_event
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import JobContext, JobFailure, hand_over
 from leadwire.platform.time import iso, utcnow
-from leadwire.providers.prospects import CompanyRef, ProspectQuery, ProspectSource
+from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
 from leadwire.search.understand import understand
-from leadwire.websets import exclusions, imports, people, service, states, views
+from leadwire.websets import exclusions, imports, people, seeding, service, states, views
 from leadwire.websets.models import Webset, WebsetItem
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
@@ -213,7 +213,9 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             )
             exhausted = len(companies) < size
         else:
-            companies, advance = await _seeded(ctx, source, seeded_by, state["query_index"], size, exclude)
+            companies, advance = await seeding.next_rows(
+                ctx, source, seeded_by, state["query_index"], size, exclude
+            )
             exhausted = advance < size
         explored.update(c.key for c in companies)
         companies = [c for c in companies if excluded.keeps(c)]
@@ -241,34 +243,6 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             await states.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
     ctx.bill(released, kind="items")
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
-
-
-async def _seeded(
-    ctx: JobContext, source: ProspectSource, import_id: str, offset: int, size: int, exclude: frozenset[str]
-) -> tuple[list[Prospect], int]:
-    """The next `size` rows of the import from `offset`, each matched to a company the source knows or
-    else kept as the row describes it (never invented facts: no evidence, judged as such); rows whose
-    company is in `exclude` dropped. With how many rows were read."""
-    async with transaction(ctx.runtime.reader) as session:
-        rows = await imports.rows_from(session, import_id, offset=offset, limit=size)
-    refs = [CompanyRef(r.name, r.domain, r.country) for r in rows]
-    found = await source.lookup(refs) if refs else []
-    companies = [known or _as_given(ref) for ref, known in zip(refs, found, strict=True)]
-    return [c for c in companies if c.key not in exclude], len(rows)
-
-
-def _as_given(ref: CompanyRef) -> Prospect:
-    name = ref.name or ref.domain or ""
-    key = ref.domain or "name:" + " ".join(name.casefold().split()) + (
-        f"@{ref.country}" if ref.country else ""
-    )
-    return Prospect(
-        key=key,
-        kind="company",
-        name=name,
-        website=f"https://{ref.domain}" if ref.domain else None,
-        country=ref.country,
-    )
 
 
 async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> None:

@@ -5,7 +5,7 @@ durable as any claimed job."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import io
 import os
 from pathlib import Path
 
@@ -44,6 +44,21 @@ async def _settled(worker: Worker) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the worker never settled")
+
+
+async def _killed(worker: Worker, running: asyncio.Task[None]) -> None:
+    """The worker's tasks cancelled as a killed process's would stop: no release, no outcome. They must
+    end at once; if they do not, the test fails naming what each unfinished task awaits (a full run of
+    the suite once saw this take minutes, after which the job's lease had lapsed on its own)."""
+    tasks = [*worker._running.values(), running]
+    for task in tasks:
+        task.cancel()
+    _, pending = await asyncio.wait(tasks, timeout=30)
+    if pending:
+        out = io.StringIO()
+        for task in asyncio.all_tasks():
+            task.print_stack(file=out)
+        raise AssertionError(f"{len(pending)} cancelled worker tasks still running:\n{out.getvalue()}")
 
 
 async def _until_exists(path: Path) -> None:
@@ -140,9 +155,10 @@ async def test_a_handed_off_job_of_a_process_that_died_runs_again_elsewhere(
 ) -> None:
     """Created claimed, then the process 'dies' (its worker's tasks cancelled, nothing handed back):
     the job is rescued like any job of a lost worker and runs on its second attempt."""
-    # A long lease: at the suite's 5 s, a CPU-starved run let the lease lapse on its own before the
-    # process was declared dead (CI, once), and then there was nothing left to cut short.
-    runtime.settings = runtime.settings.model_copy(update={"worker_poll_seconds": 0.05, "job_lease_seconds": 60.0})
+    # A long lease, so that only the declared death cuts it short (`_killed` bounds how long that takes).
+    runtime.settings = runtime.settings.model_copy(
+        update={"worker_poll_seconds": 0.05, "job_lease_seconds": 60.0}
+    )
     acct = await accounts.create()
     started, release = tmp_path / "started", tmp_path / "release"
     doomed = Worker(runtime)
@@ -152,12 +168,12 @@ async def test_a_handed_off_job_of_a_process_that_died_runs_again_elsewhere(
     held = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]["id"]
     try:
         await _until_exists(started)
-        for task in [*doomed._running.values(), running]:  # killed: no release, no outcome
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await _killed(doomed, running)
+        before = await _stored(runtime, held)
         async with transaction(runtime.sessionmaker) as session:
-            assert await presence.release_dead_process(session, pid=os.getpid()) == 1
+            released = await presence.release_dead_process(session, pid=os.getpid())
+        state = (before.status, before.lease_owner, before.lease_expires_at, doomed.owner, utcnow())
+        assert released == 1, state
     finally:
         release.write_text("go")  # never leave the job's wait behind a failed assertion
     async with running_worker(runtime):
