@@ -16,7 +16,6 @@ deliveries, signs and POSTs each to its webhook's URL, and records the answer.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -200,8 +199,10 @@ async def _first(*waits: Any, timeout: float) -> None:
     finally:
         for task in tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # The waits' own cancellations are results here; a cancellation of this task while it waits
+        # for them still propagates. (Suppressing CancelledError around each `await task` swallowed
+        # it: a worker cancelled at that moment kept this loop running for good.)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _due(now: datetime, webhook_id: str | None = None) -> Any:
