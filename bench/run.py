@@ -54,6 +54,8 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("cluster_load.py", []),
     ("webhooks.py", []),
     ("websets_export.py", []),
+    ("enrichment_quality.py", []),
+    ("enrichment_speed.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

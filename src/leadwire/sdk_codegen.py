@@ -121,6 +121,11 @@ METHODS = (
         "/api/v2/websets/{webset_id}/find-more",
         "the `websets.find_more` job, without following it (`find_more` also follows the run)",
     ),
+    one(
+        "create_enrichment",
+        "/api/v2/websets/{webset_id}/enrichments",
+        "the enrichment `{id, status, description, format, options, progress, job_id, ...}`",
+    ),
 )
 
 

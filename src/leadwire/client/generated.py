@@ -160,6 +160,21 @@ SEED = (
     Field("id", str, required=True, max_length=64),
 )
 
+OPTION_IN = (Field("label", str, required=True, min_length=1, max_length=200),)
+
+ENRICHMENT_REQUEST = (
+    Field("description", str, required=True, max_length=1000, pattern="\\S"),
+    Field("format", str, required=True, enum=("text", "number", "date", "options", "email", "phone", "url")),
+    Field(
+        "options",
+        list,
+        description="for `options` only: 2 to 20 distinct labels, one of which each cell holds",
+        max_length=20,
+        items=Field("", dict, fields=OPTION_IN),
+    ),
+    Field("metadata", dict),
+)
+
 CREATE_WEBSET_REQUEST = (
     Field("query", str, required=True, max_length=2000, pattern="\\S"),
     Field("title", str, max_length=200),
@@ -178,6 +193,13 @@ CREATE_WEBSET_REQUEST = (
         dict,
         description="`{type: \"import\", id}`: the candidates are that import's rows, in order, each matched to a company and verified against the criteria, instead of a search's",
         fields=SEED,
+    ),
+    Field(
+        "enrichments",
+        list,
+        description="at most 10 columns asked of every qualified item, as `POST /api/v2/websets/{id}/enrichments` takes them",
+        max_length=10,
+        items=Field("", dict, fields=ENRICHMENT_REQUEST),
     ),
 )
 
@@ -303,6 +325,14 @@ START_FIND_MORE = Operation(
     FIND_MORE_REQUEST,
     path_params=("webset_id",),
     waits=True,
+)
+
+CREATE_ENRICHMENT = Operation(
+    "/api/v2/websets/{webset_id}/enrichments",
+    "Add an enrichment (a column) to a prospect list",
+    ENRICHMENT_REQUEST,
+    path_params=("webset_id",),
+    waits=False,
 )
 
 
@@ -593,6 +623,7 @@ class Creations(Generic[R]):
         locale: Literal["en", "zh"] | None = None,
         exclude: list[dict[str, Any]] | None = None,
         seed: dict[str, Any] | None = None,
+        enrichments: list[dict[str, Any]] | None = None,
         idempotency_key: str | None = None,
     ) -> R:
         """Create a prospect list (webset) from natural-language criteria (`POST /api/v2/websets`); returns
@@ -610,6 +641,9 @@ class Creations(Generic[R]):
             seed: `{type: "import", id}`: the candidates are that import's rows, in order, each matched to a
                 company and verified against the criteria, instead of a search's; {type, id}.
                 id: at most 64 characters.
+            enrichments: at most 10 columns asked of every qualified item, as `POST
+                /api/v2/websets/{id}/enrichments` takes them; at most 10 items; a list of {description,
+                format, options?, metadata?}.
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """
         return self._create(CREATE_WEBSET, locals())
@@ -636,3 +670,26 @@ class Creations(Generic[R]):
             idempotency_key: the creation's key; generated when not given, a retry reuses it.
         """
         return self._create(START_FIND_MORE, locals())
+
+    def create_enrichment(
+        self,
+        webset_id: str,
+        description: str,
+        format: Literal["text", "number", "date", "options", "email", "phone", "url"],
+        *,
+        options: list[dict[str, Any]] | None = None,
+        metadata: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """Add an enrichment (a column) to a prospect list (`POST /api/v2/websets/{webset_id}/enrichments`);
+        returns the enrichment `{id, status, description, format, options, progress, job_id, ...}`.
+
+        Args:
+            webset_id: the id in the path.
+            description: at most 1000 characters.
+            format: text, number, date, options, email, phone or url.
+            options: for `options` only: 2 to 20 distinct labels, one of which each cell holds; at most 20
+                items; a list of {label}.
+            idempotency_key: the creation's key; generated when not given, a retry reuses it.
+        """
+        return self._create(CREATE_ENRICHMENT, locals())

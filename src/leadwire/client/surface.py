@@ -64,7 +64,29 @@ class Imports(Generic[R]):
         return self._run(Call("DELETE", f"{IMPORTS}/{import_id}"))
 
 
-class Operations(Creations[R], Imports[R]):
+class Enrichments(Generic[R]):
+    """A prospect list's columns (adding one is `create_enrichment`): read, cancel, delete."""
+
+    def _run(self, call: Call) -> R:
+        raise NotImplementedError
+
+    def list_enrichments(self, webset_id: str) -> R:
+        """The list's enrichments, oldest first: `{items, next_cursor, has_more, request_id}`."""
+        return self._run(Call("GET", f"{WEBSETS}/{webset_id}/enrichments", unwrap=PAGE))
+
+    def get_enrichment(self, webset_id: str, enrichment_id: str) -> R:
+        return self._run(Call("GET", f"{WEBSETS}/{webset_id}/enrichments/{enrichment_id}"))
+
+    def cancel_enrichment(self, webset_id: str, enrichment_id: str) -> R:
+        """Stop filling it; the cells found stay. The enrichment."""
+        return self._run(Call("POST", f"{WEBSETS}/{webset_id}/enrichments/{enrichment_id}/cancel"))
+
+    def delete_enrichment(self, webset_id: str, enrichment_id: str) -> R:
+        """`{id, deleted: true}`: gone from the list's items and exports."""
+        return self._run(Call("DELETE", f"{WEBSETS}/{webset_id}/enrichments/{enrichment_id}"))
+
+
+class Operations(Creations[R], Imports[R], Enrichments[R]):
     """`R` is what a call yields: the value (sync) or an awaitable of it (async)."""
 
     def _run(self, call: Call) -> R:

@@ -30,6 +30,7 @@ PREFIXES = frozenset(
         "wh",
         "whd",
         "imp",
+        "enr",
     }
 )
 

@@ -8,9 +8,9 @@ Everything else is 400 `invalid_request` with `param` naming the field.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
 from leadwire.platform.errors import CATALOGUE, ApiError
 
@@ -23,6 +23,18 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
     missing_codes: ClassVar[dict[str, str]] = {}
     invalid_codes: ClassVar[dict[str, str]] = {}
+
+
+MAX_METADATA_KEYS = 20
+# A caller's own labels on an object it creates (a webhook, an enrichment), returned as given.
+Metadata = dict[Annotated[str, Field(max_length=40)], Annotated[StrictStr, Field(max_length=500)]]
+
+
+def small_metadata(metadata: dict[str, str] | None) -> dict[str, str] | None:
+    """A field validator: metadata holds at most `MAX_METADATA_KEYS` keys."""
+    if metadata is not None and len(metadata) > MAX_METADATA_KEYS:
+        raise ValueError(f"metadata holds at most {MAX_METADATA_KEYS} keys")
+    return metadata
 
 
 MAX_DEPTH = 32  # JSON nesting of a body: every request shape needs fewer than 10 levels

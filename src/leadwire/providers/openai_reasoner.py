@@ -12,17 +12,20 @@ import asyncio
 import json
 import math
 import re
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Final, TypeVar
 
 import httpx
 import pycountry
 
+from leadwire.providers import openai_enrich
 from leadwire.providers.reasoner import (
     CRITERION_TYPES,
     JUDGEMENTS,
+    Cell,
     Criterion,
     CriterionDraft,
+    EnrichmentAsk,
     PlannedQuery,
     Prospect,
     QueryGroup,
@@ -32,6 +35,8 @@ from leadwire.providers.reasoner import (
     Verdict,
 )
 
+T = TypeVar("T")
+BatchAnswer = Callable[[Sequence[Prospect]], Coroutine[Any, Any, list[T]]]
 MAX_CRITERIA: Final = 6
 MAX_GROUPS: Final = 6
 MAX_QUERIES_PER_GROUP: Final = 5
@@ -157,15 +162,25 @@ class OpenAIReasoner:
         if not active or not prospects:
             return [[] for _ in prospects]
         limit = asyncio.Semaphore(CONCURRENT_BATCHES)
+        return await self._in_batches(
+            prospects, lambda batch: self._verify_batch(query, active, batch, limit)
+        )
+
+    async def _in_batches(
+        self,
+        prospects: Sequence[Prospect],
+        answer: Callable[[Sequence[Prospect]], Coroutine[Any, Any, list[T]]],
+    ) -> list[T]:
+        """`answer` for each batch of prospects, concurrently; one failed batch cancels the others."""
         batches = [prospects[i : i + self._batch] for i in range(0, len(prospects), self._batch)]
-        tasks = [asyncio.create_task(self._verify_batch(query, active, b, limit)) for b in batches]
+        tasks = [asyncio.create_task(answer(b)) for b in batches]
         try:
             answers = await asyncio.gather(*tasks)
         except BaseException:
             for task in tasks:
                 task.cancel()
             raise
-        return [verdicts for answer in answers for verdicts in answer]
+        return [one for batch in answers for one in batch]
 
     async def _verify_batch(
         self, query: str, active: list[Criterion], batch: Sequence[Prospect], limit: asyncio.Semaphore
@@ -193,6 +208,22 @@ class OpenAIReasoner:
         async with limit:
             answer = await self._complete("verdicts", schema, system, user)
         return _batch_verdicts(answer, active, batch)
+
+    async def enrich(self, ask: EnrichmentAsk, prospects: Sequence[Prospect]) -> list[Cell]:
+        if not prospects:
+            return []
+        limit = asyncio.Semaphore(CONCURRENT_BATCHES)
+
+        async def one(batch: Sequence[Prospect]) -> list[Cell]:
+            user = json.dumps(
+                {"prospects": [_prospect_facts(i, p) for i, p in enumerate(batch)]}, ensure_ascii=False
+            )
+            schema = openai_enrich.cells_schema(ask, len(batch))
+            async with limit:
+                answer = await self._complete("cells", schema, openai_enrich.system_prompt(ask), user)
+            return openai_enrich.batch_cells(answer, ask, batch, citable_urls, _url_key)
+
+        return await self._in_batches(prospects, one)
 
     async def _complete(self, name: str, schema: dict[str, Any], system: str, user: str) -> dict[str, Any]:
         """One chat completion under ``schema``; the parsed JSON object the model answered."""

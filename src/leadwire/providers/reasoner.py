@@ -153,6 +153,42 @@ def judged_from_score(score: float) -> Judged:
     return "yes" if score >= 0.75 else "unclear" if score >= 0.4 else "no"
 
 
+EnrichmentFormat = Literal["text", "number", "date", "options", "email", "phone", "url"]
+ENRICHMENT_FORMATS: tuple[EnrichmentFormat, ...] = (
+    "text",
+    "number",
+    "date",
+    "options",
+    "email",
+    "phone",
+    "url",
+)
+# The formats a reasoner answers from a prospect's record and pages; email and phone come from the
+# contacts path and the pages' own numbers (`websets/cells.py`).
+REASONED_FORMATS: tuple[EnrichmentFormat, ...] = ("text", "number", "date", "options", "url")
+
+
+@dataclass(frozen=True, slots=True)
+class EnrichmentAsk:
+    """A column asked of every prospect: what it holds, its format, and for `options` the labels."""
+
+    description: str
+    format: EnrichmentFormat
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One prospect's answer to an `EnrichmentAsk`. ``result`` is None when the record and pages do not
+    give it (never a guess); values are text (a number's digits, an ISO date or year, an option's label,
+    a URL). The reasoning says where it came from, or why nothing was found; the references are the URLs
+    it rests on."""
+
+    result: tuple[str, ...] | None
+    reasoning: str
+    references: tuple[str, ...] = ()
+
+
 class ReasonerError(Exception):
     """A step the reasoner could not answer (unreachable model, malformed answer)."""
 
@@ -175,6 +211,10 @@ class Reasoner(Protocol):
         self, query: str, criteria: Sequence[Criterion], prospects: Sequence[Prospect]
     ) -> list[list[Verdict]]:
         """One verdict per active criterion for each prospect, in the order given."""
+        ...
+
+    async def enrich(self, ask: EnrichmentAsk, prospects: Sequence[Prospect]) -> list[Cell]:
+        """One cell per prospect, in the order given, for a format of `REASONED_FORMATS`."""
         ...
 
 
@@ -227,6 +267,25 @@ class FallbackReasoner:
         except Exception as exc:
             self._fell_back("verify", exc)
             return await self.fallback.verify(query, criteria, prospects)
+
+    async def enrich(self, ask: EnrichmentAsk, prospects: Sequence[Prospect]) -> list[Cell]:
+        try:
+            cells = await self.primary.enrich(ask, prospects)
+            _check_cells(cells, ask, prospects)
+            return cells
+        except Exception as exc:
+            self._fell_back("enrich", exc)
+            return await self.fallback.enrich(ask, prospects)
+
+
+def _check_cells(cells: list[Cell], ask: EnrichmentAsk, prospects: Sequence[Prospect]) -> None:
+    if len(cells) != len(prospects):
+        raise ReasonerError(f"{len(cells)} cells for {len(prospects)} prospects")
+    for cell in cells:
+        if cell.result is not None and not cell.result:
+            raise ReasonerError("a cell's result is empty rather than null")
+        if ask.format == "options" and cell.result and not set(cell.result) <= set(ask.options):
+            raise ReasonerError("a cell's option is not one of those asked")
 
 
 def _check_verdicts(

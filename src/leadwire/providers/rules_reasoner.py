@@ -14,8 +14,10 @@ from collections.abc import Sequence
 import anyio.to_thread
 
 from leadwire.providers.reasoner import (
+    Cell,
     Criterion,
     CriterionDraft,
+    EnrichmentAsk,
     PlannedQuery,
     Prospect,
     QueryGroup,
@@ -23,6 +25,7 @@ from leadwire.providers.reasoner import (
     TargetKind,
     Verdict,
 )
+from leadwire.providers.rules_enrich import enrich_all
 from leadwire.providers.rules_verify import judge_all
 from leadwire.search.understand import understand
 from leadwire.search.understand.geo import find_places
@@ -60,6 +63,9 @@ class RulesReasoner:
     ) -> list[list[Verdict]]:
         active = [c for c in criteria if c.active]
         return await anyio.to_thread.run_sync(judge_all, query, active, list(prospects))
+
+    async def enrich(self, ask: EnrichmentAsk, prospects: Sequence[Prospect]) -> list[Cell]:
+        return await anyio.to_thread.run_sync(enrich_all, ask, list(prospects))
 
 
 # -- criteria ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import Field, StrictStr, field_validator
 from typing_extensions import TypedDict
 
-from leadwire.platform.validation import RequestModel, with_examples
+from leadwire.platform.validation import Metadata, RequestModel, small_metadata, with_examples
 
 EVENT_TYPES = (
     "job.succeeded",
@@ -21,11 +21,9 @@ EVENT_TYPES = (
 )
 ALL_EVENTS = "*"
 DELIVERY_STATUSES = ("pending", "succeeded", "failed")
-MAX_METADATA_KEYS = 20
 Url = Annotated[StrictStr, Field(min_length=1, max_length=2048)]
 Description = Annotated[StrictStr, Field(max_length=500)]
 EventType = Annotated[StrictStr, Field(min_length=1, max_length=64)]
-Metadata = dict[Annotated[str, Field(max_length=40)], Annotated[StrictStr, Field(max_length=500)]]
 
 
 def _known_events(events: list[str]) -> list[str]:
@@ -33,12 +31,6 @@ def _known_events(events: list[str]) -> list[str]:
     if unknown:
         raise ValueError(f"unknown event types {unknown}: use {', '.join(EVENT_TYPES)} or *")
     return list(dict.fromkeys(events))
-
-
-def _small_metadata(metadata: dict[str, str] | None) -> dict[str, str] | None:
-    if metadata is not None and len(metadata) > MAX_METADATA_KEYS:
-        raise ValueError(f"metadata holds at most {MAX_METADATA_KEYS} keys")
-    return metadata
 
 
 class WebhookCreate(RequestModel):
@@ -55,7 +47,7 @@ class WebhookCreate(RequestModel):
     metadata: Metadata = Field(default_factory=dict)
 
     _events = field_validator("events")(_known_events)
-    _metadata = field_validator("metadata")(_small_metadata)
+    _metadata = field_validator("metadata")(small_metadata)
 
 
 class WebhookUpdate(RequestModel):
@@ -75,7 +67,7 @@ class WebhookUpdate(RequestModel):
     def _events(cls, events: list[str] | None) -> list[str] | None:
         return None if events is None else _known_events(events)
 
-    _metadata = field_validator("metadata")(_small_metadata)
+    _metadata = field_validator("metadata")(small_metadata)
 
 
 class WebhookOut(TypedDict):

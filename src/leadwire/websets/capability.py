@@ -101,6 +101,28 @@ ERRORS = (
         remedy="list the account's imports for their ids",
     ),
     ErrorCode(
+        "invalid_enrichment",
+        400,
+        when=(
+            "enrichments: a blank `description` (or over 1,000 characters), a `format` other than text, "
+            "number, date, options, email, phone or url, `options` missing, repeated or fewer than 2 for "
+            "format options (or given for another format), or metadata over 20 keys"
+        ),
+        remedy='send a description and a format; for options, `[{"label": "yes"}, {"label": "no"}]`',
+    ),
+    ErrorCode(
+        "enrichment_not_found",
+        404,
+        when="enrichments: the list has no enrichment with that id (or it was deleted)",
+        remedy="list the list's enrichments with `GET /api/v2/websets/{id}/enrichments`",
+    ),
+    ErrorCode(
+        "enrichment_limit_exceeded",
+        409,
+        when="enrichments: the list already holds 10 enrichments",
+        remedy="delete an enrichment the list no longer needs",
+    ),
+    ErrorCode(
         "webset_busy",
         409,
         when=("Find More while the list is still discovering, or on a list that never got a strategy"),
@@ -112,9 +134,13 @@ ERRORS = (
 CAPABILITY = Capability(
     name="websets",
     scopes=("websets:read", "websets:write"),
-    routers=("leadwire.websets.routes", "leadwire.websets.import_routes"),
+    routers=(
+        "leadwire.websets.routes",
+        "leadwire.websets.import_routes",
+        "leadwire.websets.enrichment_routes",
+    ),
     body_limits={"/api/v2/imports": MAX_IMPORT_BYTES},
-    actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION),
+    actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION, jobs.ENRICH_ACTION),
     features=(Feature("websets"),),
     mcp_tools="leadwire.websets.mcp",
     operations=OPERATIONS,

@@ -20,8 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
-from leadwire.websets import service, states, views
-from leadwire.websets.models import Webset, WebsetItem
+from leadwire.websets import enrichments, service, states, views
+from leadwire.websets.enrichment_schemas import CellOut
+from leadwire.websets.models import Webset, WebsetEnrichment, WebsetItem
 from leadwire.websets.schemas import MATCHES
 
 # What an export reads of an item (`views.item` and `csv_row`).
@@ -75,6 +76,8 @@ class Export:
     criteria: tuple[dict[str, Any], ...]
     match: str
     format: str
+    # The list's enrichments when the export began: a column each (detached rows, read-only).
+    enrichments: tuple[WebsetEnrichment, ...] = ()
 
     @property
     def media_type(self) -> str:
@@ -95,15 +98,20 @@ async def prepare(
     if match not in MATCHES:
         raise ApiError("invalid_request", param="match", detail=", ".join(MATCHES))
     webset = await service.get_owned(session, caller, webset_id)
-    return Export(webset.id, webset.target_kind, tuple(webset.criteria), match, format)
+    # Copies outside the session: the export outlives the request's transaction.
+    columns = tuple(
+        WebsetEnrichment(id=e.id, description=e.description, format=e.format, status=e.status)
+        for e in await enrichments.of_webset(session, webset.id)
+    )
+    return Export(webset.id, webset.target_kind, tuple(webset.criteria), match, format, columns)
 
 
 async def chunks(reader: async_sessionmaker[AsyncSession], export: Export) -> AsyncIterator[bytes]:
     """The file, a page of rows per chunk (the CSV's header first)."""
     if export.format == "csv":
         yield _csv([header(export)])
-    async for finished, rows in _pages(reader, export, None):
-        yield _render(export, finished, rows)
+    async for page in _pages(reader, export, None):
+        yield _render(export, page)
 
 
 async def text(
@@ -112,36 +120,48 @@ async def text(
     """The file of the first `limit` items as text, how many items it holds, and whether the list has
     more (the export for a face that cannot stream, MCP)."""
     pages = [page async for page in _pages(reader, export, limit + 1)]
-    rows = [row for _, page in pages for row in page]
-    finished = pages[-1][0] if pages else True
+    rows = [row for page in pages for row in page.rows]
+    cells = {item_id: found for page in pages for item_id, found in page.cells.items()}
+    finished = pages[-1].finished if pages else True
     body = (_csv([header(export)]) if export.format == "csv" else b"") + _render(
-        export, finished, rows[:limit]
+        export, Page(finished, rows[:limit], cells)
     )
     return body.decode(), min(len(rows), limit), len(rows) > limit
 
 
-def _render(export: Export, finished: bool, rows: list[Any]) -> bytes:
+@dataclass(frozen=True)
+class Page:
+    finished: bool  # the list's run is over: its items are no longer provisional
+    rows: list[Any]
+    cells: dict[str, list[CellOut]]  # each row's enrichment cells, in the export's column order
+
+
+def _render(export: Export, page: Page) -> bytes:
     if export.format == "csv":
-        return _csv(csv_row(export, row) for row in rows)
+        return _csv(csv_row(export, row, page.cells.get(row.id, [])) for row in page.rows)
     by_id = {c["id"]: c for c in export.criteria}
-    items = (views.item(r, detail="full", finished=finished, criteria_by_id=by_id) for r in rows)
+    items = []
+    for row in page.rows:
+        item = views.item(row, detail="full", finished=page.finished, criteria_by_id=by_id)
+        item["enrichments"] = page.cells.get(row.id, [])
+        items.append(item)
     return b"".join(json_line(item) for item in items)
 
 
 async def _pages(
     reader: async_sessionmaker[AsyncSession], export: Export, limit: int | None
-) -> AsyncIterator[tuple[bool, list[Any]]]:
+) -> AsyncIterator[Page]:
     after, left = 0, limit
     while left is None or left > 0:
         size = PAGE_ROWS if left is None else min(PAGE_ROWS, left)
         async with reader() as session:
-            finished, rows = await _page(session, export, after, size)
-        if rows:
-            yield finished, rows
-        if len(rows) < size:
+            page = await _page(session, export, after, size)
+        if page.rows:
+            yield page
+        if len(page.rows) < size:
             return
-        after = rows[-1].position
-        left = None if left is None else left - len(rows)
+        after = page.rows[-1].position
+        left = None if left is None else left - len(page.rows)
 
 
 def _selected(export: Export) -> tuple[Any, ...]:
@@ -152,7 +172,7 @@ def _selected(export: Export) -> tuple[Any, ...]:
     )
 
 
-async def _page(session: AsyncSession, export: Export, after: int, size: int) -> tuple[bool, list[Any]]:
+async def _page(session: AsyncSession, export: Export, after: int, size: int) -> Page:
     """Rows of the columns an item's views read, not ORM objects: a third of the time per item."""
     status = await session.scalar(select(Webset.status).where(Webset.id == export.webset_id))
     statement = (
@@ -161,7 +181,9 @@ async def _page(session: AsyncSession, export: Export, after: int, size: int) ->
         .order_by(WebsetItem.position)
         .limit(size)
     )
-    return status in states.FINISHED, list(await session.execute(statement))
+    rows = list(await session.execute(statement))
+    cells = await enrichments.cells_for(session, export.enrichments, [row.id for row in rows])
+    return Page(status in states.FINISHED, rows, cells)
 
 
 def entity_columns(export: Export) -> tuple[str, ...]:
@@ -170,15 +192,18 @@ def entity_columns(export: Export) -> tuple[str, ...]:
 
 def header(export: Export) -> list[str]:
     criteria = [f"criterion: {c['description']}" for c in export.criteria]
-    return ["id", *entity_columns(export), "match_status", "score", *criteria]
+    columns = [f"enrichment: {e.description}" for e in export.enrichments]
+    return ["id", *entity_columns(export), "match_status", "score", *criteria, *columns]
 
 
-def csv_row(export: Export, row: Any) -> list[Any]:
-    """The item's cells: its facts, its match, and each criterion's verdict (empty when not judged)."""
+def csv_row(export: Export, row: Any, cells: list[CellOut]) -> list[Any]:
+    """The item's cells: its facts, its match, each criterion's verdict (empty when not judged), and each
+    enrichment's values (joined by `; `; empty when not found)."""
     verdicts = {e["criterion_id"]: views.verdict_of(e) for e in row.evaluations}
     facts = [row.entity.get(column) for column in entity_columns(export)]
     judged = [verdicts.get(c["id"]) for c in export.criteria]
-    return [row.id, *facts, row.match_status, row.score, *judged]
+    values = ["; ".join(cell["result"]) if cell["result"] else None for cell in cells]
+    return [row.id, *facts, row.match_status, row.score, *judged, *values]
 
 
 def json_line(value: Any) -> bytes:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadwire.platform.billing import per_unit
+from leadwire.platform.billing import per_kind, per_unit
 from leadwire.platform.jobs import ActionSpec, Handler
-from leadwire.websets import discovery, service, states
+from leadwire.websets import discovery, enrichment_run, enrichments, service, states
+from leadwire.websets.enrichment_schemas import EnrichResult
 from leadwire.websets.schemas import PreparationResult, RunResult
 
 ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
@@ -34,3 +35,27 @@ def _action(action: str, handler: Handler, timeout_seconds: float, result: type[
 PREPARE_ACTION = _action(service.PREPARE, discovery.prepare, 300.0, PreparationResult)
 DISCOVER_ACTION = _action(service.DISCOVER, discovery.run, 600.0, RunResult)
 FIND_MORE_ACTION = _action(service.FIND_MORE, discovery.run, 600.0, RunResult)
+
+# Credits per non-empty cell, by format: an address or a number from the contacts path or the pages
+# costs more than a value read by the reasoner. `LEADWIRE_PRICES` may change any of them.
+CELL_PRICES = per_kind(
+    enrichment_text="0.2",
+    enrichment_number="0.2",
+    enrichment_date="0.2",
+    enrichment_options="0.2",
+    enrichment_url="0.2",
+    enrichment_phone="0.5",
+    enrichment_email="1",
+)
+ENRICH_ACTION = ActionSpec(
+    action=enrichments.ENRICH,
+    scopes="websets",
+    handler=enrichment_run.run,
+    timeout_seconds=900.0,
+    resource_type="webset",
+    max_units=lambda p: {enrichments.kind_of(p["format"]): float(p["goal"])},
+    price=CELL_PRICES,
+    on_cancel=enrichments.follow_ended_job,
+    on_fail=enrichments.follow_ended_job,
+    result=EnrichResult,
+)

@@ -107,6 +107,47 @@ class WebsetItem(Base):
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class WebsetEnrichment(Base):
+    """A column asked of every qualified item of a list (`websets/enrichments.py`)."""
+
+    __tablename__ = "webset_enrichments"
+    __table_args__ = (Index("ix_webset_enrichments_webset", "webset_id", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    webset_id: Mapped[str] = mapped_column(String(32), ForeignKey("websets.id", ondelete="CASCADE"))
+    description: Mapped[str] = mapped_column(String(1000))
+    format: Mapped[str] = mapped_column(String(16))
+    options: Mapped[list[str]] = mapped_column(JsonType, default=list)
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JsonType, default=dict)
+    status: Mapped[str] = mapped_column(String(16))  # pending, running, completed, cancelled
+    # The job filling its cells now (None when none is): a Find More starts another one.
+    job_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class EnrichmentCell(Base):
+    """One item's answer to one enrichment; `job_id` is the job that found it (and is charged for it)."""
+
+    __tablename__ = "enrichment_cells"
+    __table_args__ = (Index("ix_enrichment_cells_job", "job_id"),)
+
+    enrichment_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("webset_enrichments.id", ondelete="CASCADE"), primary_key=True
+    )
+    item_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("webset_items.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    job_id: Mapped[str] = mapped_column(String(32))
+    # A value was found (`result` is not null): what is charged, counted without reading the JSON.
+    filled: Mapped[bool] = mapped_column(Boolean)
+    result: Mapped[list[str] | None] = mapped_column(JsonType, nullable=True)
+    reasoning: Mapped[str] = mapped_column(Text)
+    references: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class Import(Base):
     """A list a user brought: companies (name, domain, country) a list can leave out (`exclude`)."""
 

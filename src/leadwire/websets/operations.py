@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from leadwire.platform.callers import Permission
 from leadwire.platform.jobs import Operation, job_operation
-from leadwire.websets import service, views
+from leadwire.websets import enrichments, service, views
+from leadwire.websets.enrichment_schemas import EnrichmentOut, EnrichmentRequest
 from leadwire.websets.schemas import CreateWebsetOut, CreateWebsetRequest, FindMoreRequest
 
 READ = Permission("websets:read", "read")
@@ -80,4 +81,35 @@ FIND_MORE = job_operation(
         "delivered."
     ),
 )
-OPERATIONS = (CREATE, FIND_MORE)
+
+CREATE_ENRICHMENT = Operation(
+    name="create_enrichment",
+    body=EnrichmentRequest,
+    permission=WRITE,
+    start=enrichments.create_view,
+    item=lambda created: created,
+    resource="webset_id",
+    waits=False,  # an enrichment is followed on itself and on the list's items, not by its job
+    created=(EnrichmentOut, "Enrichment created; its cells are being filled"),
+    error_codes=("webset_not_found", "invalid_enrichment", "enrichment_limit_exceeded"),
+    summary="Add an enrichment (a column) to a prospect list",
+    description=(
+        "Asks every qualified item of the list — those it has and those its runs add later — for a value "
+        "in `format`: `text`, `number`, `date` (ISO), `options` (one of 2-20 `options` labels), `url`, "
+        "`email` or `phone`. Text, number, date, options and url cells are read from the item's record "
+        "and pages by the reasoner; email cells come from the contacts source (its verification status "
+        "in the reasoning: an unverified address says so, and none is guessed); phone cells are numbers "
+        "written on the item's pages. A cell that cannot be found is `result: null` with its reasoning. "
+        "Each item shows its cells in `enrichments` (detail `standard` and `full`), the list's stream "
+        "carries `webset.item.enriched`, and the export has a column per enrichment. A `websets.enrich` "
+        "job fills the cells (its id is `job_id`); it reserves a cell's price for each item it may fill "
+        "and is charged per non-empty cell (text, number, date, options, url 0.2 credit; phone 0.5; "
+        "email 1; an empty cell 0), rounded up per job. At most 10 enrichments per list. Needs "
+        "`websets:write`."
+    ),
+    tool_description=(
+        "Add an enrichment (a column such as an email, a phone, a number or one of given options) to a "
+        "prospect list; it fills for every qualified item, now and later."
+    ),
+)
+OPERATIONS = (CREATE, FIND_MORE, CREATE_ENRICHMENT)

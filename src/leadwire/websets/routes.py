@@ -219,7 +219,9 @@ def _revision(value: str | None) -> int | None:
     description=(
         "Opened from a snapshot's checkpoint (`stream_cursor` + `items_revision` of the items page) it "
         "replays what changed since and follows: `items.changed` (items and state; merge items by "
-        "`id`), `webset.strategy`, `complete` (the stream ends) and `reset` (the checkpoint is too old: "
+        "`id`), `webset.strategy`, `webset.item.enriched` (an enrichment's cell of an item), `complete` "
+        "(the stream ends; a finished list whose enrichment is being filled ends when it is) and "
+        "`reset` (the checkpoint is too old: "
         "read a fresh snapshot and reconnect from it). Without a checkpoint it starts at the latest "
         "event. Each event has an `id`; a reconnecting client sends it as `Last-Event-ID` and resumes "
         "after it. Free; needs `websets:read`."

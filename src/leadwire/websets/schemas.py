@@ -10,6 +10,7 @@ from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from leadwire.platform.validation import RequestModel, with_examples
+from leadwire.websets.enrichment_schemas import MAX_ENRICHMENTS, CellOut, EnrichmentRequest
 
 T = TypeVar("T")
 COUNTS = (25, 100, 500, 1000)
@@ -84,6 +85,7 @@ class CreateWebsetRequest(RequestModel):
         "locale": "locale_invalid",
         "exclude": "invalid_exclusion",
         "seed": "webset_seed_invalid",
+        "enrichments": "invalid_enrichment",
     }
 
     # The published schema states the validators' rules, so clients (and fuzzers) know them.
@@ -99,6 +101,12 @@ class CreateWebsetRequest(RequestModel):
             '`{type: "import", id}`: the candidates are that import\'s rows, in order, each matched to a '
             "company and verified against the criteria, instead of a search's"
         ),
+    )
+    enrichments: list[EnrichmentRequest] = Field(
+        default_factory=list,
+        max_length=MAX_ENRICHMENTS,
+        description=f"at most {MAX_ENRICHMENTS} columns asked of every qualified item, as `POST "
+        "/api/v2/websets/{id}/enrichments` takes them",
     )
 
     @field_validator("query")
@@ -281,6 +289,7 @@ class ItemOut(TypedDict):
     updated_at: str
     checks: NotRequired[ChecksOut]
     criteria: NotRequired[list[CriterionResultOut]]
+    enrichments: NotRequired[list[CellOut]]
 
 
 class WebsetsPage(BaseModel, Generic[T]):

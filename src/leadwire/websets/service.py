@@ -20,8 +20,9 @@ from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import exclusions, imports, states, views
+from leadwire.websets import enrichments, exclusions, imports, states, views
 from leadwire.websets.models import Webset, WebsetItem
+from leadwire.websets.owned import get_owned
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemOut
 
 PREPARE = "websets.prepare"
@@ -94,21 +95,14 @@ async def create(
     session.add(webset)
     await session.flush()
     session.add(states.new_run(webset_id, 1, job_id=None, now=now))
+    for asked in body.enrichments:
+        enrichment = enrichments.add(session, webset_id, asked)
+        await session.flush()
+        await enrichments.start_filling(
+            session, runtime.notifier, caller, webset, enrichment, coming=body.count
+        )
     await session.flush()
     return webset, job
-
-
-async def get_owned(session: AsyncSession, caller: Caller, webset_id: str, *, lock: bool = False) -> Webset:
-    """The caller's webset, or 404 `webset_not_found` (also for another user's)."""
-    if len(webset_id) > 64:
-        raise ApiError("webset_not_found")
-    statement = select(Webset).where(Webset.id == webset_id, Webset.user_id == caller.user_id)
-    if lock:
-        statement = statement.with_for_update()
-    webset = (await session.execute(statement)).scalar_one_or_none()
-    if webset is None:
-        raise ApiError("webset_not_found")
-    return webset
 
 
 async def detail(session: AsyncSession, caller: Caller, webset_id: str) -> dict[str, Any]:
@@ -189,8 +183,13 @@ async def items(
     rows = rows[:limit]
     finished = webset.status in states.FINISHED
     by_id = {c["id"]: c for c in webset.criteria}
+    shown = [views.item(r, detail=detail, finished=finished, criteria_by_id=by_id) for r in rows]
+    if detail != "compact":
+        cells = await enrichments.cells_of(session, webset.id, [r.id for r in rows])
+        for item in shown:
+            item["enrichments"] = cells[item["id"]]
     return ItemsSnapshot(
-        items=[views.item(r, detail=detail, finished=finished, criteria_by_id=by_id) for r in rows],
+        items=shown,
         next_cursor=codec.encode({"position": rows[-1].position}, bound_to=bound) if more else None,
         webset_status=webset.status,
         items_revision=revision,
@@ -224,5 +223,6 @@ async def find_more(
     states.queue_find_more(webset, body.count, now)
     session.add(states.new_run(webset.id, number, job_id=job.id, now=now))
     await session.flush()
+    await enrichments.for_find_more(session, runtime.notifier, caller, webset, body.count)
     await states.append_changed(session, runtime.notifier, webset, [], [])
     return job

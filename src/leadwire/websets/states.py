@@ -23,13 +23,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.events import DomainEvent, append_event, constant, emit
 from leadwire.platform.ids import new_id
-from leadwire.platform.jobs import Job
+from leadwire.platform.jobs import Job, release_held
 from leadwire.platform.notify import Notifier
 from leadwire.platform.time import utcnow
 from leadwire.websets import views
-from leadwire.websets.models import Webset, WebsetRun
+from leadwire.websets.models import Webset, WebsetEnrichment, WebsetRun
 from leadwire.websets.schemas import ItemOut
 
+ENRICH = "websets.enrich"  # the action of enrichment jobs (`enrichments.py`), released when a run ends
 # Statuses of a list whose run is under way; the others are final until a Find More.
 IN_PROGRESS = ("generating_criteria", "queued", "searching", "verifying")
 FINISHED = views.FINISHED
@@ -167,17 +168,38 @@ async def finish(
         .values(status=status, finished_at=now)
     )
     await append_changed(session, notifier, webset, [], [])
+    await append_complete(session, notifier, webset, job_id)
+    await _release_enrichments(session, notifier, webset)
+    if status in ("completed", "failed"):
+        data = {**views.list_item(webset), "job_id": job_id, "run": webset.run_number}
+        await emit(session, notifier, [DomainEvent(webset.user_id, f"webset.{status}", constant(data))])
+
+
+async def _release_enrichments(session: AsyncSession, notifier: Notifier, webset: Webset) -> None:
+    """The enrichment jobs held for the run fill its items now."""
+    held = (
+        await session.execute(
+            select(WebsetEnrichment.job_id).where(
+                WebsetEnrichment.webset_id == webset.id, WebsetEnrichment.job_id.is_not(None)
+            )
+        )
+    ).scalars()
+    await release_held(session, notifier, [j for j in held if j], action=ENRICH)
+
+
+async def append_complete(
+    session: AsyncSession, notifier: Notifier, webset: Webset, job_id: str | None
+) -> None:
+    """The `complete` event that ends the list's streams: its run's end, or the end of an enrichment
+    that went on after it (`job_id` is the run's either way)."""
     complete: dict[str, Any] = {
         "webset_id": webset.id,
-        "webset_status": status,
+        "webset_status": webset.status,
         "items_revision": webset.items_revision,
         "job_id": job_id,
         "run": webset.run_number,
     }
     await append_event(session, notifier, topic(webset.id), "complete", complete)
-    if status in ("completed", "failed"):
-        data = {**views.list_item(webset), "job_id": job_id, "run": webset.run_number}
-        await emit(session, notifier, [DomainEvent(webset.user_id, f"webset.{status}", constant(data))])
 
 
 async def follow_failed_job(session: AsyncSession, notifier: Notifier, job: Job) -> None:

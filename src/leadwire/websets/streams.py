@@ -13,7 +13,7 @@ from leadwire.platform.db import transaction
 from leadwire.platform.events import Event, follow, must_reset, payload_at
 from leadwire.platform.http import StillAllowed, control, to_sse
 from leadwire.platform.runtime import Runtime
-from leadwire.websets import service, states
+from leadwire.websets import enrichments, service, states
 from leadwire.websets.models import Webset
 
 
@@ -35,7 +35,8 @@ async def events(
         webset = await session.get(Webset, webset_id)
         assert webset is not None
         latest, revision = await service.checkpoint(session, webset_id)
-        finished = webset.status in states.FINISHED
+        # A finished list whose enrichment is still being filled is followed to that end too.
+        finished = webset.status in states.FINISHED and not await enrichments.filling(session, webset_id)
         reason = None
         if start is not None:
             if await must_reset(session, topic, start):

@@ -8,6 +8,7 @@ these functions; every query on the event table is in `log.py`.
 from leadwire.platform.events.domain import DomainEvent, EventSink, constant, emit
 from leadwire.platform.events.followers import follow
 from leadwire.platform.events.log import append as append_event
+from leadwire.platform.events.log import append_many as append_events
 from leadwire.platform.events.log import head_seq, must_reset, payload_at
 from leadwire.platform.events.models import Event
 
@@ -16,6 +17,7 @@ __all__ = [
     "Event",
     "EventSink",
     "append_event",
+    "append_events",
     "constant",
     "emit",
     "follow",

@@ -6,6 +6,7 @@ followers through the notifier once that transaction commits.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,17 +23,25 @@ async def append(
     session: AsyncSession, notifier: Notifier, topic: str, type_: str, payload: dict[str, Any]
 ) -> int:
     """Add one event to `topic`; returns its `seq`. Appends to one topic are serialised by a row lock."""
+    return (await append_many(session, notifier, topic, [(type_, payload)]))[-1]
+
+
+async def append_many(
+    session: AsyncSession, notifier: Notifier, topic: str, events: Sequence[tuple[str, dict[str, Any]]]
+) -> list[int]:
+    """Add events to `topic` in order, under one lock of the topic and one flush; their `seq`s."""
     await session.execute(
         dialect_insert(session)(EventTopic)
         .values(topic=topic, pruned_through=0, created_at=utcnow())
         .on_conflict_do_nothing()
     )
     await session.execute(select(EventTopic.topic).where(EventTopic.topic == topic).with_for_update())
-    event = Event(topic=topic, type=type_, payload=payload, created_at=utcnow())
-    session.add(event)
+    now = utcnow()
+    rows = [Event(topic=topic, type=type_, payload=payload, created_at=now) for type_, payload in events]
+    session.add_all(rows)
     await session.flush()
     await notifier.publish(session, EVENT_CHANNEL, topic)
-    return event.seq
+    return [row.seq for row in rows]
 
 
 async def read_after(session: AsyncSession, topic: str, after: int, *, limit: int = 500) -> list[Event]:

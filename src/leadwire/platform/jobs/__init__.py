@@ -11,7 +11,14 @@ from leadwire.platform.jobs.models import Job, JobLike, NewJob
 from leadwire.platform.jobs.operations import Operation, job_operation
 from leadwire.platform.jobs.registry import ActionSpec, Handler, registry
 from leadwire.platform.jobs.schemas import Channel, PublicJob, ReducedJob
-from leadwire.platform.jobs.service import cancel_job, create_job, get_owned_job, hand_over, read_job
+from leadwire.platform.jobs.service import (
+    cancel_job,
+    create_job,
+    get_owned_job,
+    hand_over,
+    read_job,
+    release_held,
+)
 from leadwire.platform.jobs.views import public_job, reduced_job
 
 __all__ = [
@@ -36,4 +43,5 @@ __all__ = [
     "read_job",
     "reduced_job",
     "registry",
+    "release_held",
 ]

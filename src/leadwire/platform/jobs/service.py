@@ -6,7 +6,7 @@ row commit together or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -258,6 +258,26 @@ async def cancel_job(session: AsyncSession, notifier: Notifier, caller: Caller, 
     if job.status in TERMINAL:
         return job
     raise ApiError("job_already_running")
+
+
+async def release_held(
+    session: AsyncSession, notifier: Notifier, job_ids: Sequence[str], *, action: str
+) -> int:
+    """Jobs of `action` created `scheduled` to wait for other work (an enrichment waiting for its list's
+    run) become due now, and the workers are told. The number released."""
+    if not job_ids:
+        return 0
+    now = utcnow()
+    result = await session.execute(
+        update(Job)
+        .where(Job.id.in_(list(job_ids)), Job.status == "scheduled", Job.scheduled_at > now)
+        .values(scheduled_at=now, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    released = int(result.rowcount)  # type: ignore[attr-defined]
+    if released:
+        await notifier.publish(session, NEW_JOB_CHANNEL, action)
+    return released
 
 
 async def hand_over(

@@ -1,0 +1,24 @@
+"""The caller's own prospect list, or 404: what every rule on a list starts from (the list service,
+its enrichments, exports)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.callers import Caller
+from leadwire.platform.errors import ApiError
+from leadwire.websets.models import Webset
+
+
+async def get_owned(session: AsyncSession, caller: Caller, webset_id: str, *, lock: bool = False) -> Webset:
+    """The caller's webset, or 404 `webset_not_found` (also for another user's)."""
+    if len(webset_id) > 64:
+        raise ApiError("webset_not_found")
+    statement = select(Webset).where(Webset.id == webset_id, Webset.user_id == caller.user_id)
+    if lock:
+        statement = statement.with_for_update()
+    webset = (await session.execute(statement)).scalar_one_or_none()
+    if webset is None:
+        raise ApiError("webset_not_found")
+    return webset
