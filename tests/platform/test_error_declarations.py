@@ -17,7 +17,9 @@ def test_each_built_in_capability_s_codes_are_its_own_and_none_is_the_platform_s
     assert set(CATALOGUE) == platform_codes | declared
     websets = next(c for c in capabilities.CAPABILITIES if c.name == "websets")
     # Each names the resource it is about: a list, one of its exclusions, or an import.
-    assert all({"webset", "exclusion", "import"} & set(e.code.split("_")) for e in websets.errors)
+    assert all(
+        {"webset", "exclusion", "import", "enrichment"} & set(e.code.split("_")) for e in websets.errors
+    )
 
 
 def test_a_new_capability_brings_its_codes_with_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,6 +133,15 @@ async def test_the_mcp_tools_add_read_list_cancel_and_delete(
     assert cancelled["structuredContent"]["status"] == "cancelled"
     assert deleted["structuredContent"] == {"id": made["id"], "deleted": True}
     assert error_code(missing) == "enrichment_not_found" and error_code(invalid) == "invalid_enrichment"
+    for n in range(10):
+        column = {"description": f"Column {n}", "format": "text"}
+        assert (await call(pool_client, acct.headers, "create_enrichment", webset_id=webset_id, **column))[
+            "isError"
+        ] is False
+    over = await call(
+        pool_client, acct.headers, "create_enrichment", webset_id=webset_id, description="x", format="text"
+    )
+    assert error_code(over) == "enrichment_limit_exceeded"
 
 
 async def test_the_export_has_a_column_per_enrichment_and_the_stream_carries_each_cell(

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
     Deleted,
+    Idempotency,
     ItemEnvelope,
     JSONResponse,
     PageEnvelope,
@@ -16,10 +17,12 @@ from leadwire.platform.http import (
     add_creation_route,
     documented,
     errors,
+    idempotent,
     json_response,
     ok_item,
     ok_items,
     require,
+    respond,
 )
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.websets import enrichments
@@ -66,17 +69,21 @@ async def get_enrichment(
         "`cancelled`; later items get none. A finished enrichment is answered unchanged. Needs "
         "`websets:write`."
     ),
-    responses={**documented(ItemEnvelope[EnrichmentOut]), **errors(*ONE_ERRORS)},
+    responses={
+        **documented(ItemEnvelope[EnrichmentOut]),
+        **errors(*ONE_ERRORS, "invalid_request", "idempotency_conflict", "idempotency_key_in_progress"),
+    },
 )
 async def cancel_enrichment(
     session: Session,
     caller: Writer,
     webset_id: str,
     enrichment_id: str,
+    idem: Idempotency = Depends(idempotent()),
     runtime: Runtime = Depends(get_runtime),
 ) -> JSONResponse:
     found = await enrichments.cancel(session, runtime.notifier, caller, webset_id, enrichment_id)
-    return json_response(ok_item(found))
+    return await respond(session, idem, ok_item(found))
 
 
 @router.delete(

@@ -31,7 +31,7 @@ from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.validation import validate
 from leadwire.websets import imports, service
 from leadwire.websets.operations import READ, WRITE
-from leadwire.websets.schemas import ImportOut, ImportRequest
+from leadwire.websets.schemas import ImportOptions, ImportOut, ImportRequest
 
 router = APIRouter(prefix="/api/v2/imports", tags=["imports"])
 Reader = Annotated[Caller, Depends(require(READ))]
@@ -85,7 +85,7 @@ async def create_import(
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media == CSV_MEDIA:
         given: dict[str, Any] = {"name": name_column, "domain": domain_column, "country": country_column}
-        body = validate(ImportRequest, {"title": title, "rows": [{}], "columns": given})
+        body = validate(ImportOptions, {"title": title, "columns": given})
         try:
             text = (await request.body()).decode("utf-8")
         except UnicodeDecodeError:

@@ -349,7 +349,21 @@ class ImportColumns(RequestModel):
     country: StrictStr | None = Field(default=None, max_length=100)
 
 
-class ImportRequest(RequestModel):
+class ImportOptions(RequestModel):
+    """What an import takes beside its rows: a CSV's query parameters, and a JSON body's other fields."""
+
+    invalid_codes = {"columns": "invalid_import"}
+
+    title: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_TITLE})
+    columns: ImportColumns | None = None
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, title: str | None) -> str | None:
+        return _title(title)
+
+
+class ImportRequest(ImportOptions):
     model_config = with_examples(
         {
             "title": "Customers 2026",
@@ -362,18 +376,11 @@ class ImportRequest(RequestModel):
     invalid_codes = {"rows": "invalid_import", "columns": "invalid_import"}
     missing_codes = {"rows": "invalid_import"}
 
-    title: StrictStr | None = Field(default=None, json_schema_extra={"maxLength": MAX_TITLE})
     # More than MAX_IMPORT_ROWS is 413 `import_too_large`, as for a CSV (the body is at most 10 MiB).
     rows: list[dict[str, Any]] = Field(
         min_length=1,
         description=f"1-{MAX_IMPORT_ROWS:,} objects, each with a `name` and/or a `domain` (or `website`)",
     )
-    columns: ImportColumns | None = None
-
-    @field_validator("title")
-    @classmethod
-    def _title(cls, title: str | None) -> str | None:
-        return _title(title)
 
 
 class ImportErrorOut(TypedDict):
