@@ -110,6 +110,9 @@ class Settings(BaseSettings):
     webhook_disable_after_seconds: float = Field(default=3 * 86400, gt=0)
     webhook_retention_days: int = Field(default=30, ge=1)  # finished deliveries are kept this long
 
+    # Monitors: how often a worker looks for due slots (slots are at least an hour apart).
+    monitor_tick_seconds: float = Field(default=20.0, gt=0, le=600)
+
     # Prices by billable kind, JSON {"kind": credits}; unnamed kinds keep the defaults (docs/api.md,
     # Credits and per-row billing).
     prices: str = ""

@@ -18,7 +18,8 @@ def test_each_built_in_capability_s_codes_are_its_own_and_none_is_the_platform_s
     websets = next(c for c in capabilities.CAPABILITIES if c.name == "websets")
     # Each names the resource it is about: a list, one of its exclusions, or an import.
     assert all(
-        {"webset", "exclusion", "import", "enrichment"} & set(e.code.split("_")) for e in websets.errors
+        {"webset", "exclusion", "import", "enrichment", "monitor"} & set(e.code.split("_"))
+        for e in websets.errors
     )
 
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import httpx
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from leadwire.app import create_app
-from leadwire.cli import app as cli
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
 from leadwire.platform.runtime import Runtime
 from tests.mcp.test_mcp_server import call, error_code
 from tests.support.accounts import AccountFactory
+from tests.support.cli import run_cli
 from tests.support.envelope import assert_ok
 from tests.support.jobs import poll_job, running_worker
 from tests.support.lifespan import served
@@ -29,8 +29,7 @@ OPTIONS = [{"label": "Chemicals"}, {"label": "Banking"}]
 
 
 def _cli(base: str, key: str, *args: str) -> Result:
-    env = {"LEADWIRE_API_URL": base, "LEADWIRE_API_KEY": key}
-    return CliRunner().invoke(cli, ["enrichments", *args], env=env)
+    return run_cli(base, key, "enrichments", *args)
 
 
 async def test_the_sdk_and_the_cli_add_read_list_cancel_and_delete(

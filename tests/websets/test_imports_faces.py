@@ -8,14 +8,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
 from leadwire.app import create_app
-from leadwire.cli import app as cli
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
 from leadwire.platform.runtime import Runtime
 from tests.mcp.test_mcp_server import call, error_code
 from tests.support.accounts import AccountFactory
+from tests.support.cli import run_cli
 from tests.support.envelope import assert_ok
 from tests.support.lifespan import served
 
@@ -23,8 +23,7 @@ CSV = "Firma,Web,Land\nAcme,acme.example,CH\n,,\nBeta,beta.example,Schweiz\n"
 
 
 def _cli(base: str, key: str, *args: str) -> Result:
-    env = {"LEADWIRE_API_URL": base, "LEADWIRE_API_KEY": key}
-    return CliRunner().invoke(cli, ["imports", *args], env=env)
+    return run_cli(base, key, "imports", *args)
 
 
 async def test_the_sdk_and_the_cli_import_read_list_and_delete(runtime: Runtime, tmp_path: Path) -> None:

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 
 from leadwire.client.cli import ApiKey, ApiUrl, AsJson, run_sdk
-from leadwire.client.tables import INT, TEXT, Column, show
+from leadwire.client.tables import INT, TEXT, Column, show_page
 
 imports_app = typer.Typer(
     no_args_is_help=True,
@@ -77,11 +76,7 @@ def list_(
 ) -> None:
     """The account's imports, newest first."""
     page = run_sdk(api_url, api_key, lambda lw: lw.list_imports(limit=limit, cursor=cursor))
-    if as_json:
-        typer.echo(json.dumps(page, indent=2, ensure_ascii=False))
-        return
-    more = f"; more with --cursor {page['next_cursor']}" if page.get("has_more") else ""
-    show(Console(), "Imports", COLUMNS, page["items"], f"{len(page['items'])} shown{more}")
+    show_page(page, "Imports", COLUMNS, as_json)
 
 
 @imports_app.command("get")

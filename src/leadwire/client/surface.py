@@ -86,7 +86,68 @@ class Enrichments(Generic[R]):
         return self._run(Call("DELETE", f"{WEBSETS}/{webset_id}/enrichments/{enrichment_id}"))
 
 
-class Operations(Creations[R], Imports[R], Enrichments[R]):
+MONITORS = "/api/v2/monitors"
+
+
+class Monitors(Generic[R]):
+    """Prospect lists kept fresh on a schedule: each slot of a cron cadence runs a Find More."""
+
+    def _run(self, call: Call) -> R:
+        raise NotImplementedError
+
+    def create_monitor(
+        self,
+        webset_id: str,
+        cron: str,
+        *,
+        timezone: str = "UTC",
+        count: int | None = None,
+        metadata: dict[str, str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> R:
+        """A monitor of `webset_id`: at each slot of `cron` (five fields, read in `timezone`, at most
+        hourly) a Find More of `count` (25) new items. The monitor, with its `next_run_at`."""
+        body = query_params(
+            webset_id=webset_id, cadence={"cron": cron, "timezone": timezone}, count=count, metadata=metadata
+        )
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        return self._run(Call("POST", MONITORS, json=body, headers=headers))
+
+    def list_monitors(
+        self, *, webset_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> R:
+        params = query_params(webset_id=webset_id, limit=limit, cursor=cursor)
+        return self._run(Call("GET", MONITORS, params=params, unwrap=PAGE))
+
+    def get_monitor(self, monitor_id: str) -> R:
+        return self._run(Call("GET", f"{MONITORS}/{monitor_id}"))
+
+    def update_monitor(
+        self,
+        monitor_id: str,
+        *,
+        cron: str | None = None,
+        timezone: str | None = None,
+        status: str | None = None,
+        count: int | None = None,
+        metadata: dict[str, str] | None = None,
+    ) -> R:
+        """Change what is given; `status` is `active` or `paused`. A new cron needs its `timezone` or
+        takes UTC."""
+        cadence = {"cron": cron, "timezone": timezone or "UTC"} if cron is not None else None
+        body = query_params(cadence=cadence, status=status, count=count, metadata=metadata)
+        return self._run(Call("PATCH", f"{MONITORS}/{monitor_id}", json=body))
+
+    def delete_monitor(self, monitor_id: str) -> R:
+        return self._run(Call("DELETE", f"{MONITORS}/{monitor_id}"))
+
+    def monitor_runs(self, monitor_id: str, *, limit: int | None = None, cursor: str | None = None) -> R:
+        """One page of the monitor's runs, newest first: each slot's job, or why it was skipped."""
+        params = query_params(limit=limit, cursor=cursor)
+        return self._run(Call("GET", f"{MONITORS}/{monitor_id}/runs", params=params, unwrap=PAGE))
+
+
+class Operations(Creations[R], Imports[R], Enrichments[R], Monitors[R]):
     """`R` is what a call yields: the value (sync) or an awaitable of it (async)."""
 
     def _run(self, call: Call) -> R:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.console import Console
@@ -46,3 +47,20 @@ def show(
     for row in rows:
         grid.add_row(*(Text(cell(row.get(key), kind)) for _, key, kind in columns))
     console.print(grid)
+
+
+def show_page(
+    page: dict[str, Any],
+    title: str,
+    columns: list[Column],
+    as_json: bool,
+    rows: list[dict[str, Any]] | None = None,
+) -> None:
+    """One page of a list command: the page as JSON, or its rows (`rows`, else its items) as a table
+    whose caption says how to ask for the next page."""
+    if as_json:
+        print(json.dumps(page, indent=2, ensure_ascii=False))
+        return
+    shown = page["items"] if rows is None else rows
+    more = f"; more with --cursor {page['next_cursor']}" if page.get("has_more") else ""
+    show(Console(), title, columns, shown, f"{len(shown)} shown{more}")

@@ -14,7 +14,7 @@ from rich.text import Text
 from leadwire.client.cli import ApiKey, ApiUrl, AsJson, fail, run_sdk
 from leadwire.client.core import LeadwireError
 from leadwire.client.sync import Leadwire
-from leadwire.client.tables import INT, TEXT, Column, show
+from leadwire.client.tables import INT, TEXT, Column, show_page
 
 webhooks_app = typer.Typer(
     no_args_is_help=True,
@@ -59,12 +59,8 @@ def _print_webhook(item: dict[str, Any], as_json: bool) -> None:
 
 
 def _print_page(page: dict[str, Any], as_json: bool, title: str, columns: list[Column]) -> None:
-    if as_json:
-        typer.echo(json.dumps(page, indent=2, ensure_ascii=False))
-        return
     rows = [{**row, "events_shown": ", ".join(row.get("events", []))} for row in page["items"]]
-    more = f"; more with --cursor {page['next_cursor']}" if page.get("has_more") else ""
-    show(Console(), title, columns, rows, f"{len(rows)} shown{more}")
+    show_page(page, title, columns, as_json, rows=rows)
 
 
 @webhooks_app.command("create")

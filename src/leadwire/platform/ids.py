@@ -31,6 +31,8 @@ PREFIXES = frozenset(
         "whd",
         "imp",
         "enr",
+        "mon",
+        "mrun",
     }
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
-from leadwire.websets import jobs
+from leadwire.websets import jobs, monitor_scheduler
 from leadwire.websets.operations import OPERATIONS
 from leadwire.websets.schemas import MAX_IMPORT_BYTES
 
@@ -123,6 +123,36 @@ ERRORS = (
         remedy="delete an enrichment the list no longer needs",
     ),
     ErrorCode(
+        "invalid_monitor",
+        400,
+        when=(
+            "monitors: no `webset_id` or `cadence`, a `behavior` other than search, a `count` not 25, 100, "
+            "500 or 1000, a `status` not active or paused, or metadata over 20 keys"
+        ),
+        remedy='send `{"webset_id": "ws_…", "cadence": {"cron": "0 9 * * 1", "timezone": "UTC"}}`',
+    ),
+    ErrorCode(
+        "invalid_monitor_cadence",
+        400,
+        when=(
+            "monitors: `cadence.cron` is not five valid cron fields or fires more often than hourly, or "
+            "`cadence.timezone` is not an IANA zone"
+        ),
+        remedy='send a cron of at most one run an hour ("0 * * * *") and a zone such as Europe/Berlin',
+    ),
+    ErrorCode(
+        "monitor_not_found",
+        404,
+        when="monitors: no monitor of this account has that id",
+        remedy="list the account's monitors for their ids",
+    ),
+    ErrorCode(
+        "monitor_limit_exceeded",
+        409,
+        when="monitors: the list already has 5 monitors, or the account 50",
+        remedy="delete a monitor you no longer use, or change its cadence instead",
+    ),
+    ErrorCode(
         "webset_busy",
         409,
         when=("Find More while the list is still discovering, or on a list that never got a strategy"),
@@ -138,10 +168,12 @@ CAPABILITY = Capability(
         "leadwire.websets.routes",
         "leadwire.websets.import_routes",
         "leadwire.websets.enrichment_routes",
+        "leadwire.websets.monitor_routes",
     ),
     body_limits={"/api/v2/imports": MAX_IMPORT_BYTES},
     actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION, jobs.ENRICH_ACTION),
     features=(Feature("websets"),),
+    background=(monitor_scheduler.MONITORS_TASK,),
     mcp_tools="leadwire.websets.mcp",
     operations=OPERATIONS,
     errors=ERRORS,

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
-from leadwire.websets import enrichments_mcp, export, imports_mcp, service
+from leadwire.websets import enrichments_mcp, export, imports_mcp, monitors_mcp, service
 from leadwire.websets.operations import READ
 from leadwire.websets.schemas import (
     DETAIL_LIMITS,
@@ -46,6 +46,7 @@ ItemsLimit = Annotated[
 def register_tools(kit: ToolKit) -> None:
     imports_mcp.register_tools(kit)
     enrichments_mcp.register_tools(kit)
+    monitors_mcp.register_tools(kit)
 
     def check(condition: bool, code: str, param: str) -> None:
         if not condition:

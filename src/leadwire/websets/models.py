@@ -148,6 +148,49 @@ class EnrichmentCell(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
+class Monitor(Base):
+    """A list kept fresh on a schedule (`websets/monitors.py`): each due slot of its cron starts a run."""
+
+    __tablename__ = "webset_monitors"
+    __table_args__ = (
+        Index("ix_webset_monitors_due", "status", "next_run_at"),
+        Index("ix_webset_monitors_user", "user_id", "id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
+    # The key that created it: the runs' jobs are created in its name (as a request of it would be).
+    api_key_id: Mapped[str] = mapped_column(String(32))
+    webset_id: Mapped[str] = mapped_column(String(32), ForeignKey("websets.id", ondelete="CASCADE"))
+    cron: Mapped[str] = mapped_column(String(100))
+    timezone: Mapped[str] = mapped_column(String(64))
+    behavior: Mapped[str] = mapped_column(String(16))  # search
+    count: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))  # active, paused
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JsonType, default=dict)
+    next_run_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    last_run_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class MonitorRun(Base):
+    """One slot of a monitor: the job it started, or why it started none. A slot is a row once."""
+
+    __tablename__ = "webset_monitor_runs"
+    __table_args__ = (
+        UniqueConstraint("monitor_id", "slot_at", name="uq_webset_monitor_runs_slot"),
+        Index("ix_webset_monitor_runs_monitor", "monitor_id", "id"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    monitor_id: Mapped[str] = mapped_column(String(32), ForeignKey("webset_monitors.id", ondelete="CASCADE"))
+    slot_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    job_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    skipped_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class Import(Base):
     """A list a user brought: companies (name, domain, country) a list can leave out (`exclude`)."""
 

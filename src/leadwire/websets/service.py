@@ -44,7 +44,7 @@ def cursor_codec(runtime: Runtime) -> CursorCodec:
     return CursorCodec.for_instance(runtime.settings.resolved_secret_key)
 
 
-def _check_count(caller: Caller, count: int) -> None:
+def check_count(caller: Caller, count: int) -> None:
     if count not in PLAN_COUNTS.get(caller.plan.name, PLAN_COUNTS["business"]):
         raise ApiError("webset_count_not_available_for_tier", param="count")
 
@@ -53,7 +53,7 @@ async def create(
     session: AsyncSession, runtime: Runtime, caller: Caller, body: CreateWebsetRequest
 ) -> tuple[Webset, NewJob]:
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
-    _check_count(caller, body.count)
+    check_count(caller, body.count)
     excluded = await exclusions.merged_sources(session, caller, body.exclude)
     if body.seed is not None:
         await imports.get_owned(session, caller, body.seed.id, code="webset_seed_not_found", param="seed.id")
@@ -206,7 +206,7 @@ async def find_more(
         raise ApiError("webset_busy")
     if webset.strategy is None:  # the creation never got as far as a plan: nothing to continue
         raise ApiError("webset_busy", detail="the list has no strategy to continue from")
-    _check_count(caller, body.count)
+    check_count(caller, body.count)
     excluded = await exclusions.merged_sources(session, caller, body.exclude, webset.exclude)
     number = webset.run_number + 1
     job = await create_job(

@@ -1,0 +1,220 @@
+"""Monitors: a prospect list kept fresh on a schedule. A monitor holds a cron expression read in a time
+zone (at most hourly) and the time of its next slot; when a slot is due, the scheduler
+(`monitor_scheduler.py`) starts the run: a Find More of `count` items with the list's criteria and
+exclusions, billed and cancellable like any Find More. Every slot is a `MonitorRun` row, once.
+
+Every function here runs in its caller's transaction and knows nothing of HTTP.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from croniter import croniter
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.platform.callers import Caller
+from leadwire.platform.errors import ApiError
+from leadwire.platform.ids import new_id
+from leadwire.platform.jobs import Job
+from leadwire.platform.pagination import CursorCodec, binding, newest_first
+from leadwire.platform.time import iso, utcnow
+from leadwire.platform.users import User
+from leadwire.websets import service
+from leadwire.websets.models import Monitor, MonitorRun
+from leadwire.websets.monitor_schemas import (
+    MAX_MONITORS_PER_ACCOUNT,
+    MAX_MONITORS_PER_WEBSET,
+    Cadence,
+    MonitorCreate,
+    MonitorOut,
+    MonitorRunOut,
+    MonitorUpdate,
+)
+from leadwire.websets.owned import get_owned as owned_webset
+
+MIN_INTERVAL = timedelta(hours=1)
+SLOTS_CHECKED = 200  # how many successive slots the at-most-hourly rule looks at (over a week of hours)
+
+
+def check_cadence(cadence: Cadence) -> ZoneInfo:
+    """The cadence's zone; 400 `invalid_monitor_cadence` (naming the field) for an unknown zone, a cron
+    expression that is not five valid fields, or one that fires more often than hourly."""
+    try:
+        zone = ZoneInfo(cadence.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ApiError(
+            "invalid_monitor_cadence", param="cadence.timezone", detail="not an IANA time zone"
+        ) from None
+    if len(cadence.cron.split()) != 5 or not croniter.is_valid(cadence.cron):
+        raise ApiError(
+            "invalid_monitor_cadence", param="cadence.cron", detail="five cron fields, e.g. 0 9 * * 1"
+        )
+    times = croniter(cadence.cron, datetime(2026, 1, 1, tzinfo=zone))
+    slots = [times.get_next(datetime) for _ in range(SLOTS_CHECKED)]
+    if any(later - earlier < MIN_INTERVAL for earlier, later in itertools.pairwise(slots)):
+        raise ApiError(
+            "invalid_monitor_cadence", param="cadence.cron", detail="a monitor runs at most hourly"
+        )
+    return zone
+
+
+def next_slot(cron: str, zone: str, after: datetime) -> datetime:
+    """The first slot of `cron` in `zone` strictly after `after`, in UTC."""
+    slot: datetime = croniter(cron, after.astimezone(ZoneInfo(zone))).get_next(datetime)
+    return slot.astimezone(UTC)
+
+
+async def create(session: AsyncSession, caller: Caller, body: MonitorCreate) -> MonitorOut:
+    check_cadence(body.cadence)
+    service.check_count(caller, body.count)
+    webset = await owned_webset(session, caller, body.webset_id, lock=True)
+    # The account's row, locked, so that two creations cannot both pass the account's bound.
+    await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update())
+    of_webset = await _count(session, Monitor.webset_id == webset.id)
+    of_account = await _count(session, Monitor.user_id == caller.user_id)
+    if of_webset >= MAX_MONITORS_PER_WEBSET or of_account >= MAX_MONITORS_PER_ACCOUNT:
+        raise ApiError(
+            "monitor_limit_exceeded",
+            detail=f"at most {MAX_MONITORS_PER_WEBSET} a list, {MAX_MONITORS_PER_ACCOUNT} an account",
+        )
+    now = utcnow()
+    monitor = Monitor(
+        id=new_id("mon"),
+        user_id=caller.user_id,
+        api_key_id=caller.key_id,
+        webset_id=webset.id,
+        cron=body.cadence.cron,
+        timezone=body.cadence.timezone,
+        behavior=body.behavior,
+        count=body.count,
+        status="active",
+        metadata_=dict(body.metadata),
+        next_run_at=next_slot(body.cadence.cron, body.cadence.timezone, now),
+        last_run_at=None,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(monitor)
+    await session.flush()
+    return view(monitor)
+
+
+async def _count(session: AsyncSession, where: object) -> int:
+    return int(await session.scalar(select(func.count()).select_from(Monitor).where(where)) or 0)  # type: ignore[arg-type]
+
+
+async def get_owned(session: AsyncSession, caller: Caller, monitor_id: str, *, lock: bool = False) -> Monitor:
+    statement = select(Monitor).where(Monitor.id == monitor_id[:64], Monitor.user_id == caller.user_id)
+    monitor = (await session.execute(statement.with_for_update() if lock else statement)).scalar_one_or_none()
+    if monitor is None:
+        raise ApiError("monitor_not_found")
+    return monitor
+
+
+async def update(session: AsyncSession, caller: Caller, monitor_id: str, body: MonitorUpdate) -> MonitorOut:
+    """A new cadence or a resumed monitor counts its next slot from now; a paused one keeps none due."""
+    monitor = await get_owned(session, caller, monitor_id, lock=True)
+    now = utcnow()
+    if body.cadence is not None:
+        check_cadence(body.cadence)
+        monitor.cron, monitor.timezone = body.cadence.cron, body.cadence.timezone
+    if body.count is not None:
+        service.check_count(caller, body.count)
+        monitor.count = body.count
+    if body.metadata is not None:
+        monitor.metadata_ = dict(body.metadata)
+    if body.status is not None:
+        monitor.status = body.status
+    if body.cadence is not None or body.status == "active":
+        monitor.next_run_at = next_slot(monitor.cron, monitor.timezone, now)
+    monitor.updated_at = now
+    return view(monitor)
+
+
+async def delete(session: AsyncSession, caller: Caller, monitor_id: str) -> None:
+    """The monitor and its runs' records; runs already started go on (they are Find More jobs)."""
+    await session.delete(await get_owned(session, caller, monitor_id, lock=True))
+
+
+async def list_monitors(
+    session: AsyncSession,
+    codec: CursorCodec,
+    caller: Caller,
+    *,
+    webset_id: str | None,
+    limit: int,
+    cursor: str | None,
+) -> tuple[list[MonitorOut], str | None]:
+    statement = select(Monitor).where(Monitor.user_id == caller.user_id)
+    if webset_id is not None:
+        statement = statement.where(Monitor.webset_id == webset_id)
+    rows, next_cursor = await newest_first(
+        session,
+        codec,
+        statement,
+        Monitor.id,
+        limit=limit,
+        cursor=cursor,
+        bound_to=binding(kind="monitors", webset=webset_id),
+    )
+    return [view(m) for m in rows], next_cursor
+
+
+async def runs(
+    session: AsyncSession,
+    codec: CursorCodec,
+    caller: Caller,
+    monitor_id: str,
+    *,
+    limit: int,
+    cursor: str | None,
+) -> tuple[list[MonitorRunOut], str | None]:
+    """The monitor's runs, newest first, each with its job's status."""
+    monitor = await get_owned(session, caller, monitor_id)
+    statement = select(MonitorRun).where(MonitorRun.monitor_id == monitor.id)
+    rows, next_cursor = await newest_first(
+        session,
+        codec,
+        statement,
+        MonitorRun.id,
+        limit=limit,
+        cursor=cursor,
+        bound_to=binding(kind="monitor_runs", monitor=monitor.id),
+    )
+    job_ids = [r.job_id for r in rows if r.job_id]
+    found = await session.execute(select(Job.id, Job.status).where(Job.id.in_(job_ids or [""])))
+    statuses: dict[str, str] = {job_id: status for job_id, status in found.all()}
+    return [run_view(r, statuses.get(r.job_id or "")) for r in rows], next_cursor
+
+
+def view(monitor: Monitor) -> MonitorOut:
+    return {
+        "id": monitor.id,
+        "object": "monitor",
+        "webset_id": monitor.webset_id,
+        "status": monitor.status,
+        "behavior": monitor.behavior,
+        "cadence": {"cron": monitor.cron, "timezone": monitor.timezone},
+        "count": monitor.count,
+        "metadata": dict(monitor.metadata_),
+        "next_run_at": iso(monitor.next_run_at) if monitor.status == "active" else None,
+        "last_run_at": iso(monitor.last_run_at),
+        "created_at": iso(monitor.created_at),
+        "updated_at": iso(monitor.updated_at),
+    }
+
+
+def run_view(run: MonitorRun, job_status: str | None) -> MonitorRunOut:
+    return {
+        "id": run.id,
+        "monitor_id": run.monitor_id,
+        "slot_at": iso(run.slot_at),
+        "status": "skipped" if run.job_id is None else (job_status or "unknown"),
+        "job_id": run.job_id,
+        "skipped_code": run.skipped_code,
+        "created_at": iso(run.created_at),
+    }
