@@ -56,6 +56,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("websets_export.py", []),
     ("enrichment_quality.py", []),
     ("enrichment_speed.py", []),
+    ("monitor_lag.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

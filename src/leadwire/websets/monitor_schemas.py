@@ -59,6 +59,9 @@ class MonitorCreate(RequestModel):
 
 
 class MonitorUpdate(RequestModel):
+    model_config = with_examples(
+        {"status": "paused"}, {"cadence": {"cron": "0 8 * * 1-5", "timezone": "Europe/Berlin"}, "count": 100}
+    )
     invalid_codes = {
         "cadence": "invalid_monitor_cadence",
         "status": "invalid_monitor",
