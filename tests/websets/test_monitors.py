@@ -13,6 +13,7 @@ import httpx
 
 from leadwire.platform.runtime import Runtime, build_runtime
 from leadwire.platform.time import utcnow
+from leadwire.providers.reasoner import Verdict
 from leadwire.websets import monitor_scheduler
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
@@ -116,7 +117,7 @@ async def test_every_bad_monitor_request_has_its_code(
     for body in (
         {"cadence": HOURLY},
         {"webset_id": webset_id},
-        {"webset_id": webset_id, "cadence": HOURLY, "behavior": "refresh"},
+        {"webset_id": webset_id, "cadence": HOURLY, "behavior": "rebuild"},
         {"webset_id": webset_id, "cadence": HOURLY, "count": 30},
         {"webset_id": webset_id, "cadence": HOURLY, "metadata": {f"k{n}": "v" for n in range(21)}},
     ):
@@ -214,3 +215,66 @@ async def test_a_monitor_is_read_listed_paused_resumed_and_deleted(
         404,
         "monitor_not_found",
     )
+
+
+class _Doubting:
+    """The reasoner as it judges now: every other prospect no longer meets the criteria (its pages
+    changed, or the model did)."""
+
+    name = "doubting"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def verify(self, query: str, criteria: Any, prospects: Any) -> Any:
+        judged = await self.inner.verify(query, criteria, prospects)
+        return [
+            [Verdict(v.criterion_id, 0.0, "no longer", 0.9, (), "no") for v in verdicts]
+            if n % 2
+            else verdicts
+            for n, verdicts in enumerate(judged)
+        ]
+
+
+async def test_a_refresh_run_re_verifies_the_items_marks_what_changed_and_re_runs_the_enrichments(
+    pool_client: httpx.AsyncClient, pool_runtime: Runtime
+) -> None:
+    acct = await AccountFactory(pool_runtime).create(credits=300)
+    employees = {"description": "Number of employees", "format": "number"}
+    async with running_worker(pool_runtime):
+        created = await create_webset(
+            pool_client, acct.headers, query=QUERY, count=25, enrichments=[employees]
+        )
+        webset_id = created["webset"]["id"]
+        await wait_finished(pool_client, acct.headers, webset_id)
+        (enrichment,) = assert_ok(
+            await pool_client.get(f"/api/v2/websets/{webset_id}/enrichments", headers=acct.headers)
+        )["items"]
+        await poll_job(pool_client, acct.headers, enrichment["job_id"], until=("succeeded",), timeout=60)
+        before = await all_items(pool_client, acct.headers, webset_id, match="verified")
+        made = assert_ok(await _monitor(pool_client, acct.headers, webset_id, behavior="refresh"), 201)[
+            "item"
+        ]
+        pool_runtime.adapters["reasoner"] = _Doubting(pool_runtime.adapters["reasoner"])
+        assert await monitor_scheduler.tick(pool_runtime, _after(made)) == 1
+        (run,) = await _runs(pool_client, acct.headers, made["id"])
+        job = await poll_job(
+            pool_client, acct.headers, run["job_id"], until=("succeeded", "failed"), timeout=60
+        )
+        (refilled,) = assert_ok(
+            await pool_client.get(f"/api/v2/websets/{webset_id}/enrichments", headers=acct.headers)
+        )["items"]
+        if refilled["job_id"]:
+            await poll_job(pool_client, acct.headers, refilled["job_id"], until=("succeeded",), timeout=60)
+        after = {i["id"]: i for i in await all_items(pool_client, acct.headers, webset_id, match="verified")}
+        qualified = await all_items(pool_client, acct.headers, webset_id, detail="standard", limit=25)
+    assert job["action"] == "websets.refresh" and job["status"] == "succeeded", job
+    flipped = [i for i in before if after[i["id"]]["match"]["status"] != i["match"]["status"]]
+    assert job["result"]["checked"] == len(before) and job["result"]["changed"] >= len(flipped) > 0
+    assert all(after[i["id"]]["match"]["status"] == "rejected" for i in flipped)
+    assert job["result"]["enrichments_refilled"] == 1 and refilled["job_id"] != enrichment["job_id"]
+    assert all(i["enrichments"][0]["status"] == "completed" for i in qualified)
+    assert job["billing"]["charged_credits"] == -(-len(before) * 2 // 10)  # 0.2 credit an item, rounded up

@@ -51,13 +51,18 @@ def create(
     cron: str = typer.Option(..., "--cron", help='five cron fields, at most hourly, e.g. "0 9 * * 1"'),
     timezone: str = typer.Option("UTC", "--timezone", help="IANA time zone the cron is read in"),
     count: int = typer.Option(25, "--count", help="new items each run looks for (25, 100, 500, 1000)"),
+    refresh: bool = typer.Option(False, "--refresh", help="re-verify the items instead of searching"),
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     as_json: bool = AsJson,
 ) -> None:
-    """Keep a prospect list fresh: a Find More of --count items at each slot of --cron."""
+    """Keep a prospect list fresh: a Find More of --count items (or, with --refresh, a re-verification
+    of its items and its enrichments) at each slot of --cron."""
+    behavior = "refresh" if refresh else "search"
     item = run_sdk(
-        api_url, api_key, lambda lw: lw.create_monitor(webset_id, cron, timezone=timezone, count=count)
+        api_url,
+        api_key,
+        lambda lw: lw.create_monitor(webset_id, cron, timezone=timezone, behavior=behavior, count=count),
     )
     _print(item, as_json)
 

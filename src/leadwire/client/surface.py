@@ -101,14 +101,18 @@ class Monitors(Generic[R]):
         cron: str,
         *,
         timezone: str = "UTC",
+        behavior: str | None = None,
         count: int | None = None,
         metadata: dict[str, str] | None = None,
         idempotency_key: str | None = None,
     ) -> R:
         """A monitor of `webset_id`: at each slot of `cron` (five fields, read in `timezone`, at most
-        hourly) a Find More of `count` (25) new items. The monitor, with its `next_run_at`."""
+        hourly) a Find More of `count` (25) new items (`behavior="search"`, the default), or a
+        re-verification of its items and a re-run of its enrichments (`behavior="refresh"`). The
+        monitor, with its `next_run_at`."""
+        cadence = {"cron": cron, "timezone": timezone}
         body = query_params(
-            webset_id=webset_id, cadence={"cron": cron, "timezone": timezone}, count=count, metadata=metadata
+            webset_id=webset_id, cadence=cadence, behavior=behavior, count=count, metadata=metadata
         )
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
         return self._run(Call("POST", MONITORS, json=body, headers=headers))

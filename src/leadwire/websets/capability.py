@@ -126,8 +126,8 @@ ERRORS = (
         "invalid_monitor",
         400,
         when=(
-            "monitors: no `webset_id` or `cadence`, a `behavior` other than search, a `count` not 25, 100, "
-            "500 or 1000, a `status` not active or paused, or metadata over 20 keys"
+            "monitors: no `webset_id` or `cadence`, a `behavior` other than search or refresh, a `count` "
+            "not 25, 100, 500 or 1000, a `status` not active or paused, or metadata over 20 keys"
         ),
         remedy='send `{"webset_id": "ws_…", "cadence": {"cron": "0 9 * * 1", "timezone": "UTC"}}`',
     ),
@@ -171,7 +171,13 @@ CAPABILITY = Capability(
         "leadwire.websets.monitor_routes",
     ),
     body_limits={"/api/v2/imports": MAX_IMPORT_BYTES},
-    actions=(jobs.PREPARE_ACTION, jobs.DISCOVER_ACTION, jobs.FIND_MORE_ACTION, jobs.ENRICH_ACTION),
+    actions=(
+        jobs.PREPARE_ACTION,
+        jobs.DISCOVER_ACTION,
+        jobs.FIND_MORE_ACTION,
+        jobs.ENRICH_ACTION,
+        jobs.REFRESH_ACTION,
+    ),
     features=(Feature("websets"),),
     background=(monitor_scheduler.MONITORS_TASK,),
     mcp_tools="leadwire.websets.mcp",

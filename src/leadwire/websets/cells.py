@@ -47,7 +47,7 @@ class Found:
 
 
 async def compute(ctx: JobContext, ask: EnrichmentAsk, items: Sequence[WebsetItem]) -> list[Found]:
-    prospects = await _prospects(ctx.adapter("prospects"), items)
+    prospects = await prospects_of(ctx.adapter("prospects"), items)
     if ask.format in REASONED_FORMATS:
         reasoner: Reasoner = ctx.adapter("reasoner")
         cells = await reasoner.enrich(ask, prospects)
@@ -64,7 +64,7 @@ def _kept(cell: Cell, prospect: Prospect) -> Found:
     return Found(list(cell.result) if cell.result is not None else None, cell.reasoning[:1000], references)
 
 
-async def _prospects(source: ProspectSource, items: Sequence[WebsetItem]) -> list[Prospect]:
+async def prospects_of(source: ProspectSource, items: Sequence[WebsetItem]) -> list[Prospect]:
     """Each item as a prospect with its company's record and pages; an item whose company the source
     does not know keeps what the item holds, without pages."""
     refs = [_company_ref(item.entity, item.target_kind) for item in items]

@@ -425,7 +425,7 @@ async def _commit_batch(
                 entity=people.entity_of(prospect),
                 match_status=status,
                 score=score,
-                evaluations=[_evaluation(v) for v in verdict_list],
+                evaluations=[evaluation(v) for v in verdict_list],
                 released=release,
                 created_at=now,
                 updated_at=now,
@@ -443,7 +443,7 @@ async def _commit_batch(
             run_row.query_index += 1
         run_row.rounds = [*run_row.rounds, _round(planned, len(prospects), qualified_new, now)]
         await session.flush()
-        await _refresh_counts(session, webset, number)
+        await refresh_counts(session, webset, number)
         webset.items_revision += 1
         states.touch(webset, now)
         if webset.strategy is not None:
@@ -455,7 +455,7 @@ async def _commit_batch(
         await states.append_added(session, ctx.runtime.notifier, webset, changed)
 
 
-async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:
+async def refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:
     rows = (
         await session.execute(
             select(WebsetItem.match_status, WebsetItem.run_number, func.count())
@@ -468,7 +468,7 @@ async def _refresh_counts(session: AsyncSession, webset: Webset, number: int) ->
     webset.full = sum(int(n) for status, _, n in rows if status == "full")
 
 
-def _evaluation(v: Verdict) -> dict[str, Any]:
+def evaluation(v: Verdict) -> dict[str, Any]:
     return {
         "criterion_id": v.criterion_id,
         "verdict": v.judged,

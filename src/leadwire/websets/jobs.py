@@ -7,8 +7,9 @@ from typing import Any
 
 from leadwire.platform.billing import per_kind, per_unit
 from leadwire.platform.jobs import ActionSpec, Handler
-from leadwire.websets import discovery, enrichment_run, enrichments, service, states
+from leadwire.websets import discovery, enrichment_run, enrichments, refresh, service, states
 from leadwire.websets.enrichment_schemas import EnrichResult
+from leadwire.websets.monitor_schemas import RefreshResult
 from leadwire.websets.schemas import PreparationResult, RunResult
 
 ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
@@ -58,4 +59,15 @@ ENRICH_ACTION = ActionSpec(
     on_cancel=enrichments.follow_ended_job,
     on_fail=enrichments.follow_ended_job,
     result=EnrichResult,
+)
+
+REFRESH_ACTION = ActionSpec(
+    action=refresh.REFRESH,
+    scopes="websets",
+    handler=refresh.run,
+    timeout_seconds=900.0,
+    resource_type="webset",
+    max_units=lambda p: {"refreshed_items": float(p["goal"])},
+    price=per_kind(refreshed_items="0.2"),  # a re-verification, not a new find
+    result=RefreshResult,
 )

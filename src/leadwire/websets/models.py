@@ -103,6 +103,8 @@ class WebsetItem(Base):
     evaluations: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
     # A qualified item beyond the run's goal is kept (it counts in `qualified`) but not shown or billed.
     released: Mapped[bool] = mapped_column(Boolean)
+    # The refresh job that last re-verified it (`websets/refresh.py`): its checkpoint and its charge.
+    refreshed_job_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

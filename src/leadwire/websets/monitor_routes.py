@@ -46,10 +46,13 @@ CURSOR = Query(default=None, description="`next_cursor` of the previous page, un
     status_code=201,
     summary="Create a monitor (keep a prospect list fresh on a schedule)",
     description=(
-        "`{webset_id, cadence: {cron, timezone}, behavior: search, count?, metadata?}`. At each slot of the "
+        "`{webset_id, cadence: {cron, timezone}, behavior, count?, metadata?}`. At each slot of the "
         "five-field cron expression (read in the IANA `timezone`, default UTC; at most hourly) a run "
-        "starts: a Find More of `count` (25 by default, plan-limited) new items with the list's criteria "
-        "and exclusions, billed like any Find More (1 credit per new qualified item). A slot runs once "
+        "starts. `search` (the default): a Find More of `count` (25 by default, plan-limited) new items "
+        "with the list's criteria and exclusions, billed like any Find More (1 credit per new qualified "
+        "item). `refresh`: a `websets.refresh` job re-verifies every released item against the criteria "
+        "(items whose match or score changed come on the list's stream) and re-runs the enrichments; "
+        "0.2 credit per item re-verified, enrichment cells as any. A slot runs once "
         "whatever the number of workers or restarts; a slot that cannot start (the list still running, "
         "too few credits) is recorded `skipped` with its code. At most 5 monitors a list, 50 an account. "
         "`Idempotency-Key` is honoured. Needs `websets:write`."

@@ -21,17 +21,15 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.callers import Caller
 from leadwire.platform.db import dialect_insert, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import BackgroundTask
-from leadwire.platform.plans import get_plan
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import User, all_scopes
-from leadwire.websets import monitors, service
+from leadwire.websets import monitors, refresh, service
 from leadwire.websets.models import Monitor, MonitorRun
+from leadwire.websets.owned import account_caller
 from leadwire.websets.schemas import FindMoreRequest
 
 log = logging.getLogger("leadwire.monitors")
@@ -85,9 +83,12 @@ async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now:
     job_id, skipped = None, None
     try:
         async with session.begin_nested():  # a refused start leaves nothing of itself behind
-            caller = await _owner(session, monitor)
-            body = FindMoreRequest(count=monitor.count)
-            job = await service.find_more(session, runtime, caller, body, webset_id=monitor.webset_id)
+            caller = await account_caller(session, monitor.user_id, monitor.api_key_id)
+            if monitor.behavior == "refresh":
+                job = await refresh.start(session, runtime, caller, monitor.webset_id)
+            else:
+                body = FindMoreRequest(count=monitor.count)
+                job = await service.find_more(session, runtime, caller, body, webset_id=monitor.webset_id)
             job_id = job.id
     except ApiError as refused:
         skipped = refused.code
@@ -95,16 +96,6 @@ async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now:
         MonitorRun.__table__.update()  # type: ignore[attr-defined]
         .where(MonitorRun.id == run_id)
         .values(job_id=job_id, skipped_code=skipped)
-    )
-
-
-async def _owner(session: AsyncSession, monitor: Monitor) -> Caller:
-    """The monitor's account, as the key that created it (its plan's limits and credits)."""
-    user = await session.get(User, monitor.user_id)
-    if user is None:
-        raise ApiError("monitor_not_found")
-    return Caller(
-        user_id=user.id, key_id=monitor.api_key_id, plan=get_plan(user.plan), scopes=frozenset(all_scopes())
     )
 
 

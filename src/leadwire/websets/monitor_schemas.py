@@ -47,9 +47,12 @@ class MonitorCreate(RequestModel):
 
     webset_id: StrictStr = Field(max_length=64)
     cadence: Cadence
-    behavior: Literal["search"] = Field(
+    behavior: Literal["search", "refresh"] = Field(
         default="search",
-        description="`search`: each run is a Find More of `count` items, the list's criteria and exclusions",
+        description=(
+            "`search`: each run is a Find More of `count` items, the list's criteria and exclusions; "
+            "`refresh`: each run re-verifies the list's items and re-runs its enrichments"
+        ),
     )
     count: StrictInt = Field(default=25, json_schema_extra={"enum": list(COUNTS)})
     metadata: Metadata = Field(default_factory=dict)
@@ -113,3 +116,13 @@ class MonitorRunOut(TypedDict):
     job_id: str | None
     skipped_code: str | None
     created_at: str
+
+
+class RefreshResult(TypedDict):
+    """A `websets.refresh` job's result: the items it re-verified (and is charged for), those whose
+    match or score changed in its last attempt, and the enrichments it started filling again."""
+
+    webset_id: str
+    checked: int
+    changed: int
+    enrichments_refilled: int

@@ -38,16 +38,22 @@ def register_tools(kit: ToolKit) -> None:
     @kit.server.tool(
         description=(
             "Keep a prospect list fresh: at each slot of a cron cadence (at most hourly, in a time zone) "
-            "a Find More of `count` new items runs, billed per item."
+            "a Find More of `count` new items runs (behavior search, billed per item), or its items are "
+            "re-verified and its enrichments re-run (behavior refresh, 0.2 credit per item)."
         )
     )
     async def create_monitor(
-        webset_id: str, cadence: CadenceArg, count: int = 25, metadata: dict[str, str] | None = None
+        webset_id: str,
+        cadence: CadenceArg,
+        behavior: str = "search",
+        count: int = 25,
+        metadata: dict[str, str] | None = None,
     ) -> MonitorOut:
         caller = await kit.allowed(WRITE)
-        body = kit.validate(
-            MonitorCreate, given(webset_id=webset_id, cadence=cadence, count=count, metadata=metadata)
+        fields = given(
+            webset_id=webset_id, cadence=cadence, behavior=behavior, count=count, metadata=metadata
         )
+        body = kit.validate(MonitorCreate, fields)
         return await kit.write(lambda session: monitors.create(session, caller, body))
 
     @kit.server.tool(description="List your monitors, newest first (optionally of one list).")
