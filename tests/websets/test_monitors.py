@@ -11,10 +11,11 @@ from typing import Any
 
 import httpx
 
+from leadwire.platform.jobs import JobContext
 from leadwire.platform.runtime import Runtime, build_runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.reasoner import Verdict
-from leadwire.websets import monitor_scheduler
+from leadwire.websets import monitor_scheduler, refresh
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
 from tests.support.jobs import poll_job, running_worker
@@ -253,7 +254,8 @@ async def test_a_refresh_run_re_verifies_the_items_marks_what_changed_and_re_run
         (enrichment,) = assert_ok(
             await pool_client.get(f"/api/v2/websets/{webset_id}/enrichments", headers=acct.headers)
         )["items"]
-        await poll_job(pool_client, acct.headers, enrichment["job_id"], until=("succeeded",), timeout=60)
+        if enrichment["job_id"]:  # None when it finished filling before this read
+            await poll_job(pool_client, acct.headers, enrichment["job_id"], until=("succeeded",), timeout=60)
         before = await all_items(pool_client, acct.headers, webset_id, match="verified")
         made = assert_ok(await _monitor(pool_client, acct.headers, webset_id, behavior="refresh"), 201)[
             "item"
@@ -271,10 +273,17 @@ async def test_a_refresh_run_re_verifies_the_items_marks_what_changed_and_re_run
             await poll_job(pool_client, acct.headers, refilled["job_id"], until=("succeeded",), timeout=60)
         after = {i["id"]: i for i in await all_items(pool_client, acct.headers, webset_id, match="verified")}
         qualified = await all_items(pool_client, acct.headers, webset_id, detail="standard", limit=25)
+        # The same job's attempt again, as after a worker killed once its work was committed but before
+        # its success was saved: nothing is re-verified or refilled twice.
+        again = await refresh.run(
+            JobContext(pool_runtime, job["id"], refresh.REFRESH, acct.user_id, 2, "test"),
+            {"webset_id": webset_id},
+        )
     assert job["action"] == "websets.refresh" and job["status"] == "succeeded", job
     flipped = [i for i in before if after[i["id"]]["match"]["status"] != i["match"]["status"]]
     assert job["result"]["checked"] == len(before) and job["result"]["changed"] >= len(flipped) > 0
     assert all(after[i["id"]]["match"]["status"] == "rejected" for i in flipped)
-    assert job["result"]["enrichments_refilled"] == 1 and refilled["job_id"] != enrichment["job_id"]
+    assert job["result"]["enrichments_refilled"] == 1
     assert all(i["enrichments"][0]["status"] == "completed" for i in qualified)
     assert job["billing"]["charged_credits"] == -(-len(before) * 2 // 10)  # 0.2 credit an item, rounded up
+    assert again == {**job["result"], "changed": 0, "enrichments_refilled": 0}

@@ -124,6 +124,8 @@ class WebsetEnrichment(Base):
     status: Mapped[str] = mapped_column(String(16))  # pending, running, completed, cancelled
     # The job filling its cells now (None when none is): a Find More starts another one.
     job_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The refresh job that last emptied and refilled it: a rescued attempt of that job refills it no more.
+    refilled_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -133,11 +133,16 @@ async def _commit(
 
 async def _refill_enrichments(session: AsyncSession, ctx: JobContext, webset_id: str) -> int:
     """Each enrichment still wanted loses its cells and is filled again (a job of its own, charged per
-    cell as any). Done once: a rescued attempt that finds them refilled by this job leaves them."""
+    cell as any). Done once per refresh job: an enrichment it refilled records it, so a rescued attempt
+    (its worker killed after this commit, before the job's success was saved) leaves it."""
     webset = await session.get(Webset, webset_id, with_for_update=True)
     if webset is None:
         return 0
-    wanted = [e for e in await enrichments.active(session, webset_id) if e.job_id is None]
+    wanted = [
+        e
+        for e in await enrichments.active(session, webset_id)
+        if e.job_id is None and e.refilled_by != ctx.job_id
+    ]
     if not wanted:
         return 0
     job = await session.get(Job, ctx.job_id)
@@ -151,6 +156,7 @@ async def _refill_enrichments(session: AsyncSession, ctx: JobContext, webset_id:
                 )
                 notifier = ctx.runtime.notifier
                 await enrichments.start_filling(session, notifier, caller, webset, enrichment, coming=0)
+                enrichment.refilled_by = ctx.job_id
                 refilled += 1
         except ApiError:
             continue
