@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -28,6 +30,27 @@ from leadwire.platform.runtime import Runtime, build_runtime
 from leadwire.platform.users import all_scopes, create_user, issue_key
 
 FINISHED = ("completed", "failed", "cancelled")
+
+
+@contextlib.contextmanager
+def small_world(given: Path | None = None) -> Iterator[Path]:
+    """`given`, or the small sandbox world (seed 7, as of 2026-11-01, indexed) built in a temporary
+    directory for the length of the block: the world the test suite also uses."""
+    if given is not None:
+        yield given
+        return
+    from datetime import date
+
+    from leadwire.sandbox.world import build_world
+    from leadwire.search.build import build_search_index
+
+    with tempfile.TemporaryDirectory(prefix="leadwire-world-") as scratch:
+        world = Path(scratch) / "world"
+        build_world(world, seed=7, size="small", as_of=date(2026, 11, 1), progress=False)
+        build_search_index(world, progress=False)
+        yield world
+
+
 BASE = "http://leadwire.bench"
 
 

@@ -44,6 +44,7 @@ from _real import (
     temporary_work,
 )
 from _support import emit, note
+from _websets import small_world
 from leadwire.providers.prospects import CompanyRef
 from leadwire.providers.reasoner import EnrichmentAsk, Prospect
 from leadwire.providers.rules_enrich import (
@@ -223,18 +224,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     asyncio.run(options_on_real_data(data_path(args.data)))
-    if args.world is not None:
-        asyncio.run(contacts_on_world(args.world))
-        return
-    with temporary_work() as scratch:
-        from datetime import date
-
-        from leadwire.sandbox.world import build_world as build_sandbox
-        from leadwire.search.build import build_search_index
-
-        world = Path(scratch) / "world"
-        build_sandbox(world, seed=7, size="small", as_of=date(2026, 11, 1), progress=False)
-        build_search_index(world, progress=False)
+    with small_world(args.world) as world:
         asyncio.run(contacts_on_world(world))
 
 

@@ -16,12 +16,11 @@ import asyncio
 import statistics
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from _support import emit, emit_triple, note
-from _websets import WebsetHarness
+from _websets import WebsetHarness, small_world
 from leadwire.providers.prospects import CompanyRef
 from leadwire.providers.reasoner import EnrichmentAsk
 from leadwire.websets import cells
@@ -112,16 +111,7 @@ def main() -> None:
     parser.add_argument("--world", type=Path, default=None)
     parser.add_argument("--count", type=int, default=100)
     args = parser.parse_args()
-    if args.world is not None:
-        asyncio.run(measure(args.world, args.count))
-        return
-    with tempfile.TemporaryDirectory(prefix="leadwire-world-") as scratch:
-        from leadwire.sandbox.world import build_world
-        from leadwire.search.build import build_search_index
-
-        world = Path(scratch) / "world"
-        build_world(world, seed=7, size="small", as_of=date(2026, 11, 1), progress=False)
-        build_search_index(world, progress=False)
+    with small_world(args.world) as world:
         asyncio.run(measure(world, args.count))
 
 

@@ -19,11 +19,11 @@ import sqlite3
 import tempfile
 import time
 import uuid
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from _support import emit_triple, note
-from _websets import WebsetHarness
+from _websets import WebsetHarness, small_world
 from leadwire.websets import monitor_scheduler
 
 MONITORS_PER_LIST = 5
@@ -97,16 +97,7 @@ def main() -> None:
     parser.add_argument("--world", type=Path, default=None)
     parser.add_argument("--lists", type=int, default=10)
     args = parser.parse_args()
-    if args.world is not None:
-        asyncio.run(measure(args.world, args.lists))
-        return
-    with tempfile.TemporaryDirectory(prefix="leadwire-world-") as scratch:
-        from leadwire.sandbox.world import build_world
-        from leadwire.search.build import build_search_index
-
-        world = Path(scratch) / "world"
-        build_world(world, seed=7, size="small", as_of=date(2026, 11, 1), progress=False)
-        build_search_index(world, progress=False)
+    with small_world(args.world) as world:
         asyncio.run(measure(world, args.lists))
 
 

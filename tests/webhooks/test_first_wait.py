@@ -31,6 +31,7 @@ async def test_the_first_wake_ends_the_wait_and_the_others_are_cancelled() -> No
     woken = asyncio.Event()
     woken.set()
     other = asyncio.Event()
-    started = asyncio.get_running_loop().time()
-    await _first(woken.wait(), other.wait(), timeout=30)
-    assert asyncio.get_running_loop().time() - started < 5
+    waiting = asyncio.create_task(_first(woken.wait(), other.wait(), timeout=3600))
+    done, _ = await asyncio.wait([waiting], timeout=30)  # a guard against a hang, not a timing
+    assert done, "the wait did not end at its first wake"
+    await waiting
