@@ -58,3 +58,36 @@ async def test_webhook_commands_manage_a_webhook_end_to_end(settings: Settings) 
     ):
         assert results[name].exit_code == 1 and results[name].stdout == ""
         assert f"error: {refusal}" in results[name].stderr, results[name].stderr
+
+
+async def test_webhook_metadata_is_given_as_key_value_pairs(settings: Settings) -> None:
+    """`--metadata KEY=VALUE` (repeatable) on create and update; on update the pairs given replace the
+    webhook's labels, and without the option they stay. A pair without `=` is a usage error."""
+    async with served_app(settings, worker=False) as served:
+        run = runner(served)
+
+        def commands() -> dict[str, Result]:
+            created = run(
+                "webhooks", "create", URL, "--metadata", "crm=hubspot", "--metadata", "q=a=b", "--json"
+            )
+            hook = json.loads(created.stdout)["id"] if created.exit_code == 0 else "wh_x"
+            return {
+                "created": created,
+                "untouched": run("webhooks", "update", hook, "--description", "crm", "--json"),
+                "replaced": run("webhooks", "update", hook, "--metadata", "team=growth", "--json"),
+                "get": run("webhooks", "get", hook),
+                "bad": run("webhooks", "create", URL, "--metadata", "crm"),
+                "no_key": run("webhooks", "update", hook, "--metadata", "=x"),
+            }
+
+        results = await asyncio.to_thread(commands)
+
+    for name in ("created", "untouched", "replaced", "get"):
+        assert results[name].exit_code == 0, (name, results[name].output)
+    assert json.loads(results["created"].stdout)["metadata"] == {"crm": "hubspot", "q": "a=b"}
+    assert json.loads(results["untouched"].stdout)["metadata"] == {"crm": "hubspot", "q": "a=b"}
+    assert json.loads(results["replaced"].stdout)["metadata"] == {"team": "growth"}
+    assert 'metadata     {"team": "growth"}' in results["get"].stdout
+    for name, pair in (("bad", "'crm'"), ("no_key", "'=x'")):
+        assert results[name].exit_code == 2 and results[name].stdout == ""
+        assert f"{pair} is not KEY=VALUE" in results[name].stderr, results[name].stderr

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
+from standardwebhooks.webhooks import WebhookVerificationError
 
 from leadwire.config import Settings
+from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
+from leadwire.platform.time import utcnow
 from leadwire.webhooks import outbox
+from leadwire.webhooks.models import Webhook
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
 from tests.support.jobs import create_echo, poll_job, running_worker
@@ -149,6 +154,38 @@ async def test_after_a_rotation_both_secrets_sign_every_delivery(
     verified(received, rotated["item"]["secret"])
 
 
+async def test_once_the_rotation_overlap_has_passed_only_the_new_secret_signs(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """The previous secret signs beside the new one for 24 h after `rotate-secret`. The stored rotation
+    is then set back a day and a second: the next delivery carries one signature, the new secret's."""
+    acct = await accounts.create()
+    async with receiving() as receiver, running_worker(runtime):
+        hook = await register(client, acct.headers, receiver.url, ["job.succeeded"])
+        before = utcnow()
+        rotated = assert_ok(await client.post(f"{HOOKS}/{hook['id']}/rotate-secret", headers=acct.headers))
+        after = utcnow()
+        await _echo(client, acct.headers)
+        await receiver.wait_for(1)
+        async with transaction(runtime.sessionmaker) as session:
+            webhook = await session.get(Webhook, hook["id"])
+            assert webhook is not None and webhook.previous_secret_expires_at is not None
+            expires = webhook.previous_secret_expires_at
+            assert before + timedelta(hours=24) <= expires <= after + timedelta(hours=24)
+            webhook.previous_secret_expires_at = expires - timedelta(hours=24, seconds=1)
+        await _echo(client, acct.headers)
+        during, past = await receiver.wait_for(2)
+    old, new = hook["secret"], rotated["item"]["secret"]
+    assert len(during.headers["webhook-signature"].split(" ")) == 2
+    verified(during, old)
+    verified(during, new)
+    (signature,) = past.headers["webhook-signature"].split(" ")
+    assert signature.startswith("v1,")
+    verified(past, new)
+    with pytest.raises(WebhookVerificationError):
+        verified(past, old)
+
+
 async def test_another_accounts_webhook_never_receives_your_events(
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
 ) -> None:
@@ -228,18 +265,33 @@ async def test_a_redirect_is_not_followed(
     assert len(receiver.requests) == 2
 
 
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("127.0.0.1", "a private, loopback or link-local address"),
+        ("10.1.2.3", "a private, loopback or link-local address"),
+        ("169.254.169.254", "a cloud metadata address"),
+        ("::1", "a private, loopback or link-local address"),
+    ],
+)
 async def test_a_name_that_resolves_to_a_private_address_at_delivery_is_not_called(
-    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+    client: httpx.AsyncClient,
+    runtime: Runtime,
+    accounts: AccountFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    address: str,
+    reason: str,
 ) -> None:
     """The address is checked at every delivery: a name that resolved nowhere at creation and now
-    answers 127.0.0.1 (DNS changed) is refused, with the operator's setting off."""
+    answers a loopback, private, cloud metadata or IPv6 loopback address (DNS changed) is refused,
+    with the operator's setting off."""
     monkeypatch.setattr(runtime.settings, "webhook_allow_private_networks", False)
     monkeypatch.setattr(runtime.settings, "webhook_retry_schedule", "0.05")
     real = socket.getaddrinfo
 
     def rebinding(host: Any, *args: Any, **kwargs: Any) -> Any:
         if host == "rebind.leadwire-receiver.test":
-            return real("127.0.0.1", *args, **kwargs)
+            return real(address, *args, **kwargs)
         return real(host, *args, **kwargs)
 
     acct = await accounts.create()
@@ -252,10 +304,7 @@ async def test_a_name_that_resolves_to_a_private_address_at_delivery_is_not_call
             await _echo(client, acct.headers)
             (logged,) = await settled_deliveries(client, acct.headers, hook["id"], 1)
     assert logged["status"] == "failed" and logged["last_status_code"] is None
-    assert logged["last_error"] == (
-        "not sent: rebind.leadwire-receiver.test resolves to 127.0.0.1, "
-        "a private, loopback or link-local address"
-    )
+    assert logged["last_error"] == f"not sent: rebind.leadwire-receiver.test resolves to {address}, {reason}"
     assert receiver.requests == []
 
 

@@ -23,6 +23,9 @@ webhooks_app = typer.Typer(
 
 WebhookId = typer.Argument(..., help="the webhook's id (wh_…)", show_default=False)
 Events = typer.Option([], "--event", help="an event type, or * for all (repeatable)")
+Metadata = typer.Option(
+    [], "--metadata", metavar="KEY=VALUE", help="a label of your own, returned as given (repeatable)"
+)
 WEBHOOK_COLUMNS: list[Column] = [
     ("Id", "id", TEXT),
     ("Status", "status", TEXT),
@@ -58,6 +61,20 @@ def _print_webhook(item: dict[str, Any], as_json: bool) -> None:
     typer.echo("\n".join(lines))
 
 
+def _metadata(pairs: list[str]) -> dict[str, str] | None:
+    """`--metadata KEY=VALUE`s as the API's `metadata` (the last value of a key repeated wins); None
+    when none is given, so `update` leaves the webhook's own alone."""
+    if not pairs:
+        return None
+    found: dict[str, str] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise typer.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="'--metadata'")
+        found[key] = value
+    return found
+
+
 def _print_page(page: dict[str, Any], as_json: bool, title: str, columns: list[Column]) -> None:
     rows = [{**row, "events_shown": ", ".join(row.get("events", []))} for row in page["items"]]
     show_page(page, title, columns, as_json, rows=rows)
@@ -68,13 +85,19 @@ def create(
     url: str = typer.Argument(..., help="the receiver's https URL", show_default=False),
     events: list[str] = Events,
     description: str | None = typer.Option(None, "--description", help="a note for people"),
+    metadata: list[str] = Metadata,
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     as_json: bool = AsJson,
 ) -> None:
     """Register a webhook; prints its signing secret, shown only this once."""
     chosen = events or ["*"]
-    item = run_sdk(api_url, api_key, lambda lw: lw.create_webhook(url, chosen, description=description))
+    labels = _metadata(metadata)
+    item = run_sdk(
+        api_url,
+        api_key,
+        lambda lw: lw.create_webhook(url, chosen, description=description, metadata=labels),
+    )
     _print_webhook(item, as_json)
 
 
@@ -106,16 +129,28 @@ def update(
     events: list[str] = Events,
     status: str | None = typer.Option(None, "--status", help="active or disabled"),
     description: str | None = typer.Option(None, "--description", help="a note for people"),
+    metadata: list[str] = typer.Option(
+        [],
+        "--metadata",
+        metavar="KEY=VALUE",
+        help="a label of your own (repeatable); the ones given replace all the webhook's labels",
+    ),
     api_url: str = ApiUrl,
     api_key: str = ApiKey,
     as_json: bool = AsJson,
 ) -> None:
-    """Change a webhook's URL, events, status or description (the options given)."""
+    """Change a webhook's URL, events, status, description or metadata (the options given)."""
+    labels = _metadata(metadata)
     item = run_sdk(
         api_url,
         api_key,
         lambda lw: lw.update_webhook(
-            webhook_id, url=url, events=events or None, status=status, description=description
+            webhook_id,
+            url=url,
+            events=events or None,
+            status=status,
+            description=description,
+            metadata=labels,
         ),
     )
     _print_webhook(item, as_json)
