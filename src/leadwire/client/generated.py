@@ -156,8 +156,41 @@ EXCLUSION = (
 )
 
 SEED = (
-    Field("type", str, required=True, const="import"),
-    Field("id", str, required=True, max_length=64),
+    Field("type", str, required=True, enum=("import", "customs")),
+    Field("id", str, description='`type: "import"`: the import', max_length=64),
+    Field(
+        "role",
+        str,
+        description='`type: "customs"`: the side of the records the companies are on',
+        enum=("importer", "exporter"),
+    ),
+    Field(
+        "hs_code",
+        str,
+        description='`type: "customs"`: an HS code prefix',
+        pattern="^([0-9]{2}){1,5}$",
+        examples=("8471",),
+    ),
+    Field(
+        "country_codes",
+        str,
+        description='`type: "customs"`: the companies\' own countries, ISO 3166-1 alpha-3, comma-separated',
+        examples=("DEU,AUT",),
+    ),
+    Field("start_date", str, description='`type: "customs"`: first day, YYYY-MM-DD', format="date"),
+    Field(
+        "end_date",
+        str,
+        description='`type: "customs"`: last day, YYYY-MM-DD, at most a year after the first',
+        format="date",
+    ),
+    Field(
+        "min_trade_count",
+        int,
+        description='`type: "customs"`: the fewest records a company needs in the range (1)',
+        minimum=1,
+        maximum=100000,
+    ),
 )
 
 OPTION_IN = (Field("label", str, required=True, min_length=1, max_length=200),)
@@ -191,7 +224,7 @@ CREATE_WEBSET_REQUEST = (
     Field(
         "seed",
         dict,
-        description="`{type: \"import\", id}`: the candidates are that import's rows, in order, each matched to a company and verified against the criteria, instead of a search's",
+        description='`{type: "import", id}`: the candidates are that import\'s rows, in order, each matched to a company; `{type: "customs", role, hs_code, country_codes, start_date, end_date, min_trade_count?}`: the companies the customs records show trading that product, most records first, each with its trade facts. Either way each is verified against the criteria, instead of a search\'s candidates',
         fields=SEED,
     ),
     Field(
@@ -639,8 +672,22 @@ class Creations(Generic[R]):
                 items, or that import's rows, are left out of this list's runs; at most 10 items; a list of
                 {source, id}.
             seed: `{type: "import", id}`: the candidates are that import's rows, in order, each matched to a
-                company and verified against the criteria, instead of a search's; {type, id}.
-                id: at most 64 characters.
+                company; `{type: "customs", role, hs_code, country_codes, start_date, end_date,
+                min_trade_count?}`: the companies the customs records show trading that product, most
+                records first, each with its trade facts. Either way each is verified against the criteria,
+                instead of a search's candidates; {type, id?, role?, hs_code?, country_codes?, start_date?,
+                end_date?, min_trade_count?}.
+                type: import or customs.
+                id: `type: "import"`: the import; at most 64 characters.
+                role: `type: "customs"`: the side of the records the companies are on; importer or exporter.
+                hs_code: `type: "customs"`: an HS code prefix; e.g. 8471.
+                country_codes: `type: "customs"`: the companies' own countries, ISO 3166-1 alpha-3,
+                    comma-separated; e.g. DEU,AUT.
+                start_date: `type: "customs"`: first day, YYYY-MM-DD; YYYY-MM-DD.
+                end_date: `type: "customs"`: last day, YYYY-MM-DD, at most a year after the first;
+                    YYYY-MM-DD.
+                min_trade_count: `type: "customs"`: the fewest records a company needs in the range (1);
+                    1-100000.
             enrichments: at most 10 columns asked of every qualified item, as `POST
                 /api/v2/websets/{id}/enrichments` takes them; at most 10 items; a list of {description,
                 format, options?, metadata?}.

@@ -55,11 +55,25 @@ HELPS = {
     "count": "qualified results wanted (plan-limited)",
     "target_kind": "companies or people",
     "seed.id": "the import (imp_…) whose rows are the candidates, instead of a search",
+    "seed.type": "where the candidates come from instead of a search: `import` (--seed-import) or "
+    "`customs` (--trade-role, --hs-code, --country-codes, --start-date, --end-date); read from the "
+    "options given when left out",
 }
 WebsetId = typer.Argument(..., metavar="ID", help="the webset id (ws_…)", show_default=False)
 Exclude = typer.Option(
     None, "--exclude", metavar="WEBSET_ID", help="leave out that list's qualified items (repeatable)"
 )
+
+
+def _seed_typed(fields: Fields) -> Fields:
+    """`--seed-import` alone means an import seed, a customs term alone a customs one."""
+    seed = fields.get("seed")
+    if not isinstance(seed, dict) or seed.get("type") is not None:
+        return fields
+    given = {name for name, value in seed.items() if value is not None}
+    if not given:
+        return fields
+    return {**fields, "seed": {**seed, "type": "import" if given == {"id"} else "customs"}}
 
 
 def _exclusions(webset_ids: list[str] | None) -> list[dict[str, str]] | None:
@@ -68,7 +82,11 @@ def _exclusions(webset_ids: list[str] | None) -> list[dict[str, str]] | None:
 
 @websets_app.command("create")
 @schema_options(
-    CREATE_WEBSET, helps=HELPS, arguments=("query",), exclude=("exclude",), flags={"seed.id": "--seed-import"}
+    CREATE_WEBSET,
+    helps=HELPS,
+    arguments=("query",),
+    exclude=("exclude",),
+    flags={"seed.type": "--seed", "seed.id": "--seed-import", "seed.role": "--trade-role"},
 )
 def create(
     fields: Fields = FROM_SCHEMA,
@@ -81,7 +99,7 @@ def create(
 ) -> None:
     """Create a prospect list; `--follow` shows it fill up live."""
     with _session(api_url, api_key) as lw:
-        created = lw.create_webset(**fields, exclude=_exclusions(excluding))
+        created = lw.create_webset(**_seed_typed(fields), exclude=_exclusions(excluding))
         webset, job = created["webset"], created["preparation_job"]
         if as_json:
             typer.echo(json.dumps(created, indent=2, ensure_ascii=False))

@@ -29,9 +29,10 @@ from leadwire.customs.service import SECTIONS, Section
 from leadwire.platform.billing import NOT_BILLABLE, per_kind
 from leadwire.platform.jobs import ActionSpec, Handler, JobContext, JobFailure
 from leadwire.providers.trade import TradeStore, TradeStoreError
+from leadwire.providers.trade_terms import COMPANY_ROW_KIND, COMPANY_ROW_PRICE
 
 PRICE_PER_ROW = {
-    "companies": "3.6",
+    COMPANY_ROW_KIND: COMPANY_ROW_PRICE,  # also a trade-seeded list's candidate
     "counterparties": "3.6",
     "trends": "3.6",
     "categories": "3.0",

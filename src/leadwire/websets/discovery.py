@@ -27,9 +27,12 @@ from leadwire.platform.time import iso, utcnow
 from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
+from leadwire.providers.trade import TradeStoreError
+from leadwire.providers.trade_terms import COMPANY_ROW_KIND
 from leadwire.search.understand import understand
-from leadwire.websets import exclusions, imports, people, seeding, service, states, views
-from leadwire.websets.models import Webset, WebsetItem
+from leadwire.websets import exclusions, people, seeding, service, states, trade_seed, views
+from leadwire.websets.models import Webset, WebsetItem, WebsetRun
+from leadwire.websets.trade_seed import TradeFacts
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
 MAX_BATCH = 200
@@ -87,7 +90,7 @@ async def prepare(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
             ctx.runtime.notifier,
             ctx.job_id,
             action=service.DISCOVER,
-            payload={"webset_id": webset_id, "run": 1, "goal": webset.goal},
+            payload={"webset_id": webset_id, "run": 1, **states.run_terms(webset.goal, webset.seed)},
             resource=("webset", webset_id),
         )
         run = await states.current_run(session, webset)
@@ -156,7 +159,7 @@ async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         return await _run(ctx, webset_id, number)
     except JobFailure:
         raise
-    except SearchProviderError as exc:
+    except (SearchProviderError, TradeStoreError) as exc:
         await _fail(ctx, webset_id, exc.code, exc.detail)
         raise JobFailure(exc.code, exc.detail) from exc
     except Exception as exc:
@@ -174,7 +177,7 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             if run_row is not None and run_row.number == number and run_row.status in BILLED_ENDINGS:
                 # An attempt that died after finishing the run but before its job's success (and
                 # charge) was saved: this attempt charges what the run released.
-                ctx.bill(run_row.released, kind="items")
+                await _bill(ctx, session, webset, run_row)
             return {"webset_id": webset_id, "run": number, "webset_status": webset.status}
         run_row.status = "running"
         states.start_searching(webset, utcnow())
@@ -182,11 +185,9 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         queries = _planned(webset.strategy or {})
         query, kind, goal, cap = webset.query, webset.target_kind, webset.goal, webset.verify_cap
         excluded = await exclusions.load(session, webset.exclude)
-        seeded_by = webset.seed["id"] if webset.seed and webset.seed["type"] == "import" else None
-        if seeded_by is not None:  # the import's rows stand where the planned queries would
-            queries = [PlannedQuery(f"rows of import {seeded_by}", "")] * await imports.row_count(
-                session, seeded_by
-            )
+        seed = webset.seed
+    if seed is not None:  # the seed's candidates stand where the planned queries would
+        queries = [PlannedQuery(seeding.label(seed), "")] * await seeding.size(ctx, seed)
     if number > 1:
         await _release_overflow(ctx, webset_id, number)
     source: ProspectSource = ctx.adapter("prospects")
@@ -207,15 +208,15 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         await _set_stage(ctx, webset_id, "searching")
         exclude = frozenset(state["companies"] | explored | excluded.domains)
         advance: int | None = None
-        if seeded_by is None:
+        facts: dict[str, TradeFacts] = {}
+        if seed is None:
             companies = await source.companies(
                 ProspectQuery(planned.text, size, exclude, planned.user_location or None)
             )
             exhausted = len(companies) < size
         else:
-            companies, advance = await seeding.next_rows(
-                ctx, source, seeded_by, state["query_index"], size, exclude
-            )
+            batch = await seeding.next_batch(ctx, source, seed, state["query_index"], size, exclude)
+            companies, advance, facts = batch.companies, batch.read, batch.facts
             exhausted = advance < size
         explored.update(c.key for c in companies)
         companies = [c for c in companies if excluded.keeps(c)]
@@ -231,7 +232,7 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         await _set_stage(ctx, webset_id, "verifying")
         verdicts = await reasoner.verify(query, criteria, prospects) if prospects else []
         await _commit_batch(
-            ctx, webset_id, number, planned, prospects, verdicts, criteria, exhausted, advance=advance
+            ctx, webset_id, number, planned, prospects, verdicts, criteria, exhausted, advance, facts
         )
         await ctx.progress("verifying", min(99.0, 100.0 * (state["released"] + 1) / max(goal, 1)))
     async with transaction(ctx.sessionmaker) as session:
@@ -241,8 +242,21 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         released = run_row.released
         if webset.status in states.IN_PROGRESS:
             await states.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
-    ctx.bill(released, kind="items")
+        await _bill(ctx, session, webset, run_row)
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
+
+
+async def _bill(ctx: JobContext, session: AsyncSession, webset: Webset, run_row: WebsetRun) -> None:
+    """A credit per released qualified item; a trade-seeded run also pays for each company it read
+    from the records and verified (one customs company row each)."""
+    ctx.bill(run_row.released, kind="items")
+    if webset.seed is not None and webset.seed["type"] == "customs":
+        read = await session.scalar(
+            select(func.count()).where(
+                WebsetItem.webset_id == webset.id, WebsetItem.run_number == run_row.number
+            )
+        )
+        ctx.bill(int(read or 0), kind=COMPANY_ROW_KIND)
 
 
 async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> None:
@@ -376,9 +390,11 @@ async def _commit_batch(
     verdicts: Sequence[Sequence[Verdict]],
     criteria: Sequence[Criterion],
     exhausted: bool,
-    *,
     advance: int | None = None,
+    facts: dict[str, TradeFacts] | None = None,
 ) -> None:
+    """Store a verified batch as items (released up to the goal) and move the run's checkpoint; a
+    trade-seeded batch's items carry their facts and get the seed's cells."""
     async with transaction(ctx.sessionmaker) as session:
         webset = await _webset(session, webset_id, lock=True)
         run_row = await states.current_run(session, webset)
@@ -404,11 +420,13 @@ async def _commit_batch(
         )
         now = utcnow()
         changed, qualified_new, full_new = [], 0, 0
+        seeded: list[tuple[WebsetItem, TradeFacts]] = []
         by_id = {c["id"]: c for c in webset.criteria}
         for prospect, verdict_list in zip(prospects, verdicts, strict=True):
             if prospect.key in present:
                 continue
             present.add(prospect.key)
+            fact = trade_seed.facts_of(facts, prospect) if facts else None
             status, score = score_of(criteria, verdict_list)
             qualified = status != "rejected"
             release = not qualified or run_row.released < webset.goal
@@ -422,7 +440,9 @@ async def _commit_batch(
                 position=position,
                 run_number=number,
                 target_kind=prospect.kind,
-                entity=people.entity_of(prospect),
+                entity=people.entity_of(
+                    prospect, trade_seed.entity_trade(fact, webset.seed or {}) if fact else None
+                ),
                 match_status=status,
                 score=score,
                 evaluations=[evaluation(v) for v in verdict_list],
@@ -431,6 +451,8 @@ async def _commit_batch(
                 updated_at=now,
             )
             session.add(row)
+            if fact is not None and qualified:
+                seeded.append((row, fact))
             qualified_new += qualified
             full_new += status == "full"
             if release:
@@ -453,6 +475,7 @@ async def _commit_batch(
             }
             webset.strategy_updated_at = now
         await states.append_added(session, ctx.runtime.notifier, webset, changed)
+        await trade_seed.write_cells(session, ctx.runtime.notifier, webset, seeded, ctx.job_id)
 
 
 async def refresh_counts(session: AsyncSession, webset: Webset, number: int) -> None:

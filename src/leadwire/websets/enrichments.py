@@ -58,7 +58,9 @@ async def create(
     webset = await owned_webset(session, caller, webset_id, lock=True)
     held = await session.scalar(
         select(func.count()).where(
-            WebsetEnrichment.webset_id == webset.id, WebsetEnrichment.deleted.is_(False)
+            WebsetEnrichment.webset_id == webset.id,
+            WebsetEnrichment.deleted.is_(False),
+            WebsetEnrichment.seed_fact.is_(None),  # a seed's ready-made columns are not asked for
         )
     )
     if int(held or 0) >= MAX_ENRICHMENTS:
@@ -178,6 +180,7 @@ async def for_find_more(
 
 
 async def active(session: AsyncSession, webset_id: str) -> list[WebsetEnrichment]:
+    """The columns jobs fill (a seed's own are written with its items) that are still wanted."""
     return list(
         (
             await session.execute(
@@ -186,6 +189,7 @@ async def active(session: AsyncSession, webset_id: str) -> list[WebsetEnrichment
                     WebsetEnrichment.webset_id == webset_id,
                     WebsetEnrichment.deleted.is_(False),
                     WebsetEnrichment.status != "cancelled",
+                    WebsetEnrichment.seed_fact.is_(None),
                 )
                 .order_by(WebsetEnrichment.created_at, WebsetEnrichment.id)
             )

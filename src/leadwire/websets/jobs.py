@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from leadwire.platform.billing import per_kind, per_unit
+from leadwire.platform.billing import per_kind
 from leadwire.platform.jobs import ActionSpec, Handler
+from leadwire.providers.trade_terms import COMPANY_ROW_KIND, COMPANY_ROW_PRICE
 from leadwire.websets import discovery, enrichment_run, enrichments, refresh, service, states
 from leadwire.websets.enrichment_schemas import EnrichResult
 from leadwire.websets.monitor_schemas import RefreshResult
 from leadwire.websets.schemas import PreparationResult, RunResult
 
-ITEM_PRICE = per_unit(1, kind="items")  # a credit per released qualified item
+# A credit per released qualified item; a trade-seeded run also pays a customs company row for each
+# candidate it reads from the records.
+ITEM_PRICE = per_kind(items="1", **{COMPANY_ROW_KIND: COMPANY_ROW_PRICE})
 
 
 def _action(action: str, handler: Handler, timeout_seconds: float, result: type[Any]) -> ActionSpec:
@@ -24,7 +27,7 @@ def _action(action: str, handler: Handler, timeout_seconds: float, result: type[
         handler=handler,
         timeout_seconds=timeout_seconds,
         resource_type="webset",
-        max_units=lambda p: {"items": float(p["goal"])},
+        max_units=lambda p: {"items": float(p["goal"]), COMPANY_ROW_KIND: float(p.get("seed_rows", 0))},
         price=ITEM_PRICE,
         on_cancel=states.follow_cancelled_job,
         on_fail=states.follow_failed_job,

@@ -58,9 +58,13 @@ class Webset(Base):
 
     @property
     def verify_cap(self) -> int:
-        """How many candidates the current run may verify: enough to find its goal when a quarter of
-        them qualify."""
-        return min(max(self.goal * 4, 100), 4000)
+        return verify_cap_of(self.goal)
+
+
+def verify_cap_of(goal: int) -> int:
+    """How many candidates a run for `goal` items may verify: enough to find its goal when a quarter of
+    them qualify."""
+    return min(max(goal * 4, 100), 4000)
 
 
 class WebsetRun(Base):
@@ -126,6 +130,9 @@ class WebsetEnrichment(Base):
     job_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # The refresh job that last emptied and refilled it: a rescued attempt of that job refills it no more.
     refilled_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The trade fact a trade-seeded list writes in it as it adds each item (`trade_seed.FACTS`); None for
+    # a column a job fills.
+    seed_fact: Mapped[str | None] = mapped_column(String(32), nullable=True)
     deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())

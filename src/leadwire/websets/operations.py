@@ -45,6 +45,11 @@ CREATE = Operation(
         '`seed: {type: "import", id}` takes the candidates from that import\'s rows, in order, instead '
         "of a search: each is matched to a company (its record and pages) or kept as the row gives it, "
         "and verified against the criteria. "
+        '`seed: {type: "customs", role, hs_code, country_codes, start_date, end_date, min_trade_count?}` '
+        "takes them from the companies the customs records show trading that product (most records "
+        "first), each carrying its trade facts as evidence, as `entity.trade` and as four ready-made "
+        "columns; such a run also pays a customs company row (3.6 credits) per candidate it reads, "
+        "reserved up to its `verify_cap`. "
         "Needs `websets:write`."
     ),
     tool_description="Create a prospect list (webset) from a natural-language query.",

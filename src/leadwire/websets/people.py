@@ -51,7 +51,15 @@ def _person(company: Prospect, contact: Any) -> Prospect:
     )
 
 
-def entity_of(prospect: Prospect) -> dict[str, Any]:
+def entity_of(prospect: Prospect, trade: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The item's entity; `trade`: the facts of a trade-seeded candidate (`trade_seed.entity_trade`)."""
+    entity = _entity(prospect)
+    if trade is not None:
+        entity["trade"] = trade
+    return entity
+
+
+def _entity(prospect: Prospect) -> dict[str, Any]:
     location = ", ".join(x for x in (prospect.city, prospect.country) if x) or None
     if prospect.kind == "person":
         return {

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeVar
+from typing import Annotated, Any, Generic, Literal, NotRequired, TypeVar
 
-from pydantic import BaseModel, Field, StrictInt, StrictStr, field_validator
+from pydantic import AfterValidator, BaseModel, Field, StrictInt, StrictStr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict
 
 from leadwire.platform.validation import RequestModel, with_examples
+from leadwire.providers.trade_terms import HsCode, IsoDate, alpha3_list, invalid, latest_end_date
 from leadwire.websets.enrichment_schemas import MAX_ENRICHMENTS, CellOut, EnrichmentRequest
 
 T = TypeVar("T")
@@ -30,12 +31,72 @@ class Exclusion(RequestModel):
     id: StrictStr = Field(max_length=64)
 
 
-class Seed(RequestModel):
-    """Where a list's candidates come from instead of a search: the rows of one of the account's
-    imports, each matched to a company and verified against the criteria."""
+SEED_TYPES = ("import", "customs")
+MAX_MIN_TRADE_COUNT = 100_000
+_CUSTOMS_FIELDS = ("role", "hs_code", "country_codes", "start_date", "end_date")
 
-    type: Literal["import"]
-    id: StrictStr = Field(max_length=64)
+
+class Seed(RequestModel):
+    """Where a list's candidates come from instead of a search, each verified against the criteria:
+    the rows of one of the account's imports (`type: "import"`, `id`), or the companies the customs
+    records show trading a product (`type: "customs"`: the role, HS code, countries and dates)."""
+
+    type: Literal["import", "customs"]
+    id: StrictStr | None = Field(default=None, max_length=64, description='`type: "import"`: the import')
+    role: Literal["importer", "exporter"] | None = Field(
+        default=None, description='`type: "customs"`: the side of the records the companies are on'
+    )
+    hs_code: HsCode | None = Field(default=None, description='`type: "customs"`: an HS code prefix')
+    country_codes: Annotated[StrictStr, AfterValidator(alpha3_list)] | None = Field(
+        default=None,
+        description='`type: "customs"`: the companies\' own countries, ISO 3166-1 alpha-3, comma-separated',
+        examples=["DEU,AUT"],
+    )
+    start_date: IsoDate | None = Field(default=None, description='`type: "customs"`: first day, YYYY-MM-DD')
+    end_date: IsoDate | None = Field(
+        default=None, description='`type: "customs"`: last day, YYYY-MM-DD, at most a year after the first'
+    )
+    min_trade_count: StrictInt | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_MIN_TRADE_COUNT,
+        description='`type: "customs"`: the fewest records a company needs in the range (1)',
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Seed:
+        customs = {name: getattr(self, name) for name in (*_CUSTOMS_FIELDS, "min_trade_count")}
+        if self.type == "import":
+            if self.id is None:
+                raise invalid('`seed: {type: "import"}` needs the import\'s `id`')
+            if any(value is not None for value in customs.values()):
+                raise invalid('`seed: {type: "import"}` takes only `id`')
+            return self
+        missing = [name for name in _CUSTOMS_FIELDS if customs[name] is None]
+        if missing:
+            raise invalid('`seed: {type: "customs"}` needs ' + ", ".join(missing))
+        if self.id is not None:
+            raise invalid('`seed: {type: "customs"}` takes no `id`')
+        assert self.start_date is not None and self.end_date is not None
+        if self.end_date < self.start_date:
+            raise invalid("end_date is before start_date")
+        if self.end_date > latest_end_date(self.start_date):
+            raise invalid("the dates span at most one year")
+        return self
+
+    def stored(self) -> dict[str, Any]:
+        """The seed as the list keeps and shows it: an import's id, or every customs term (defaults set)."""
+        if self.type == "import":
+            return {"type": "import", "id": self.id}
+        return {
+            "type": "customs",
+            "role": self.role,
+            "hs_code": self.hs_code,
+            "country_codes": self.country_codes,
+            "start_date": self.start_date.isoformat() if self.start_date else None,
+            "end_date": self.end_date.isoformat() if self.end_date else None,
+            "min_trade_count": self.min_trade_count or 1,
+        }
 
 
 def _exclusions() -> Any:
@@ -99,7 +160,10 @@ class CreateWebsetRequest(RequestModel):
         default=None,
         description=(
             '`{type: "import", id}`: the candidates are that import\'s rows, in order, each matched to a '
-            "company and verified against the criteria, instead of a search's"
+            'company; `{type: "customs", role, hs_code, country_codes, start_date, end_date, '
+            "min_trade_count?}`: the companies the customs records show trading that product, most records "
+            "first, each with its trade facts. Either way each is verified against the criteria, instead "
+            "of a search's candidates"
         ),
     )
     enrichments: list[EnrichmentRequest] = Field(
@@ -186,7 +250,13 @@ class WebsetListItem(TypedDict):
 
 class SeedOut(TypedDict):
     type: str
-    id: str
+    id: NotRequired[str]
+    role: NotRequired[str]
+    hs_code: NotRequired[str]
+    country_codes: NotRequired[str]
+    start_date: NotRequired[str]
+    end_date: NotRequired[str]
+    min_trade_count: NotRequired[int]
 
 
 class WebsetOut(WebsetListItem):

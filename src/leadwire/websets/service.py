@@ -20,7 +20,7 @@ from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import enrichments, exclusions, imports, states, views
+from leadwire.websets import enrichments, exclusions, imports, states, trade_seed, views
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.owned import get_owned
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemOut
@@ -55,8 +55,10 @@ async def create(
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     check_count(caller, body.count)
     excluded = await exclusions.merged_sources(session, caller, body.exclude)
-    if body.seed is not None:
+    if body.seed is not None and body.seed.type == "import":
+        assert body.seed.id is not None
         await imports.get_owned(session, caller, body.seed.id, code="webset_seed_not_found", param="seed.id")
+    seed = body.seed.stored() if body.seed is not None else None
     now = utcnow()
     webset_id = new_id("ws")
     job = await create_job(
@@ -64,7 +66,7 @@ async def create(
         runtime.notifier,
         caller,
         action=PREPARE,
-        payload={"webset_id": webset_id, "goal": body.count},
+        payload={"webset_id": webset_id, **states.run_terms(body.count, seed)},
         resource=("webset", webset_id),
         draining=runtime.draining,
     )
@@ -80,7 +82,7 @@ async def create(
         criteria=[],
         preparation_job_id=job.id,
         exclude=excluded,
-        seed=body.seed.model_dump() if body.seed is not None else None,
+        seed=seed,
         run_number=1,
         items_revision=0,
         stage="generating_criteria",
@@ -95,6 +97,8 @@ async def create(
     session.add(webset)
     await session.flush()
     session.add(states.new_run(webset_id, 1, job_id=None, now=now))
+    if seed is not None and seed["type"] == "customs":
+        trade_seed.add_columns(session, webset_id, seed)
     for asked in body.enrichments:
         enrichment = enrichments.add(session, webset_id, asked)
         await session.flush()
@@ -214,7 +218,7 @@ async def find_more(
         runtime.notifier,
         caller,
         action=FIND_MORE,
-        payload={"webset_id": webset.id, "run": number, "goal": body.count},
+        payload={"webset_id": webset.id, "run": number, **states.run_terms(body.count, webset.seed)},
         resource=("webset", webset.id),
         draining=runtime.draining,
     )

@@ -27,7 +27,7 @@ from leadwire.platform.jobs import Job, release_held
 from leadwire.platform.notify import Notifier
 from leadwire.platform.time import utcnow
 from leadwire.websets import views
-from leadwire.websets.models import Webset, WebsetEnrichment, WebsetRun
+from leadwire.websets.models import Webset, WebsetEnrichment, WebsetRun, verify_cap_of
 from leadwire.websets.schemas import ItemOut
 
 ENRICH = "websets.enrich"  # the action of enrichment jobs (`enrichments.py`), released when a run ends
@@ -88,6 +88,15 @@ def start_searching(webset: Webset, now: datetime) -> None:
     if webset.status in ("generating_criteria", "queued"):
         move(webset, "searching", now)
     webset.started_at = webset.started_at or now
+
+
+def run_terms(goal: int, seed: dict[str, Any] | None) -> dict[str, Any]:
+    """The payload terms a list's job reserves credits for: the goal in items, and for a trade-seeded
+    list the customs company rows its run may read (one per candidate it may verify)."""
+    terms: dict[str, Any] = {"goal": goal}
+    if seed is not None and seed.get("type") == "customs":
+        terms["seed_rows"] = verify_cap_of(goal)
+    return terms
 
 
 def queue_find_more(webset: Webset, goal: int, now: datetime) -> None:

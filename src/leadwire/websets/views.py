@@ -80,7 +80,7 @@ def webset_detail(webset: Webset, run_job_id: str | None) -> WebsetOut:
         "query": webset.query,
         "criteria": criteria(webset),
         "exclude": [{"source": e["source"], "id": e["id"]} for e in webset.exclude],
-        "seed": {"type": webset.seed["type"], "id": webset.seed["id"]} if webset.seed else None,
+        "seed": dict(webset.seed) if webset.seed else None,  # type: ignore[typeddict-item]
         "failure": failure,  # type: ignore[typeddict-item]
         "locale": webset.locale,
         "preparation_job_id": webset.preparation_job_id,
