@@ -57,6 +57,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("enrichment_quality.py", []),
     ("enrichment_speed.py", []),
     ("monitor_lag.py", []),
+    ("trade_seed_quality.py", []),
 ]
 
 FIGURE = re.compile(r"^[A-Za-z][\w.\-]*: \S")

@@ -3,7 +3,7 @@ records, beside the records alone (every importer the customs records give, the 
 verification).
 
 Questions are drawn from the world's shipments: an HS heading (4 digits) x an importing country with
-between 8 and 100 importers in the last year of records, asked as "<industry> in <country>" for the
+between 5 and 100 importers in the last year of records, asked as "<industry> in <country>" for the
 industry most of those importers are in (so that the records alone are not the answer). The seed is
 `{type: "customs", role: "importer", hs_code: <heading>, country_codes: <country>, <the year>}`.
 
@@ -18,7 +18,7 @@ A consistency figure, like `websets_quality.py`: the judge reads the same NAICS 
 reads. It shows that the seed, the verification and the facts are wired together on data built for
 them, not how well this does on real trade data nobody labelled for us.
 
-    .venv/bin/python bench/trade_seed_quality.py [--world DIR] [--questions 12]
+    .venv/bin/python bench/trade_seed_quality.py [--world DIR] [--questions 30] [--show]
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from _support import emit, note
 from _websets import WebsetHarness, small_world
 from websets_quality import SECTORS, Company, Sector, World, in_sector
 
-MIN_IMPORTERS, MAX_IMPORTERS = 8, 100  # a list of 25 may verify up to 100 candidates
+MIN_IMPORTERS, MAX_IMPORTERS = 5, 100  # a list of 25 may verify up to 100 candidates
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class NamedWorld(World):
         self.by_name = {(names[cid], c.country): c for cid, c in self.companies.items()}
 
 
-async def measure(world_dir: Path, wanted: int, seed: int) -> None:
+async def measure(world_dir: Path, wanted: int, seed: int, show: bool) -> None:
     world = NamedWorld(world_dir)
     con = duckdb.connect(str(world_dir / "trade.duckdb"), read_only=True)
     try:
@@ -132,7 +132,21 @@ async def measure(world_dir: Path, wanted: int, seed: int) -> None:
                         "end_date": end.isoformat(),
                     }
                     webset = await harness.run(question.text, count=25, seed=seed_terms)
-                    items = await harness.items(webset["id"], match="verified", detail="standard")
+                    items = await harness.items(webset["id"], match="verified", detail="full")
+                    missed = question.truth - {
+                        i["entity"].get("domain") for i in items if i["match"]["status"] != "rejected"
+                    }
+                    if show and missed:
+                        judged = {i["entity"].get("domain"): i for i in items}
+                        for domain in sorted(missed):
+                            item = judged.get(domain)
+                            said = (
+                                "never a candidate"
+                                if item is None
+                                else f"{item['match']} "
+                                + "; ".join(f"{c['type']}: {c['reasoning']}" for c in item["criteria"])
+                            )
+                            note(f"missed in {question.text!r} (HS {question.heading}): {domain}: {said}")
                     truth_total += len(question.truth)
                     records_only_right += len(question.truth)
                     records_only_shown += len(question.importers)
@@ -173,11 +187,12 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--world", type=Path, default=None, help="a built world (default: the small one)")
-    parser.add_argument("--questions", type=int, default=12)
+    parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--show", action="store_true", help="name each right answer the list missed, and why")
     args = parser.parse_args()
     with small_world(args.world) as world_dir:
-        asyncio.run(measure(world_dir, args.questions, args.seed))
+        asyncio.run(measure(world_dir, args.questions, args.seed, args.show))
 
 
 if __name__ == "__main__":
