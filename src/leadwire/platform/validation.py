@@ -117,7 +117,11 @@ def api_error_from_validation(model: type[BaseModel], exc: ValidationError) -> A
     if first["type"] == "missing" and field in missing_codes:
         return ApiError(missing_codes[field], param=param)
     if field in invalid_codes:
-        return ApiError(invalid_codes[field], param=param)
+        # A rule of the model's own says what is wrong; pydantic's own messages would only repeat the code.
+        said = str(first.get("msg", "")).removeprefix("Value error, ")[:200]
+        return ApiError(
+            invalid_codes[field], param=param, detail=said if first["type"] == "value_error" else None
+        )
     return ApiError("invalid_request", param=param, detail=str(first.get("msg", ""))[:200] or None)
 
 

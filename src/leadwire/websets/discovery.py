@@ -426,7 +426,7 @@ async def _commit_batch(
             if prospect.key in present:
                 continue
             present.add(prospect.key)
-            fact = trade_seed.facts_of(facts, prospect) if facts else None
+            fact = facts.get(prospect.key) if facts else None
             status, score = score_of(criteria, verdict_list)
             qualified = status != "rejected"
             release = not qualified or run_row.released < webset.goal
@@ -451,7 +451,7 @@ async def _commit_batch(
                 updated_at=now,
             )
             session.add(row)
-            if fact is not None and qualified:
+            if fact is not None:
                 seeded.append((row, fact))
             qualified_new += qualified
             full_new += status == "full"

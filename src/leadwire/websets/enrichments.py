@@ -314,11 +314,15 @@ async def views(
         await session.scalar(select(func.count()).where(WebsetItem.webset_id == webset_id, qualified_items()))
         or 0
     )
-    done = dict(
+    done = dict(  # cells of the items covered now (a seed's columns also hold the rejected items')
         (
             await session.execute(
                 select(EnrichmentCell.enrichment_id, func.count())
-                .where(EnrichmentCell.enrichment_id.in_([e.id for e in enrichments] or [""]))
+                .join(WebsetItem, WebsetItem.id == EnrichmentCell.item_id)
+                .where(
+                    EnrichmentCell.enrichment_id.in_([e.id for e in enrichments] or [""]),
+                    qualified_items(),
+                )
                 .group_by(EnrichmentCell.enrichment_id)
             )
         ).all()

@@ -19,10 +19,13 @@ async def expand(
     contacts: ContactsProvider, companies: Sequence[Prospect], positions: list[str]
 ) -> list[Prospect]:
     """Up to three people per company whose titles answer the positions asked for (most senior first
-    when none is named); a company the contacts source cannot answer contributes no one."""
+    when none is named); a company the contacts source cannot answer, or whose domain is not known,
+    contributes no one."""
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def of(company: Prospect) -> list[Prospect]:
+        if company.website is None:  # known by name only (an import's row): no domain to ask about
+            return []
         async with gate:
             try:
                 found = await contacts.domain_search(

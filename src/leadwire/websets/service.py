@@ -55,6 +55,14 @@ async def create(
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     check_count(caller, body.count)
     excluded = await exclusions.merged_sources(session, caller, body.exclude)
+    if body.seed is not None and body.seed.type == "customs" and body.target_kind != "company":
+        # The records name companies: a person list would pay a company row per person it finds.
+        raise ApiError(
+            "webset_seed_invalid",
+            param="seed",
+            detail='a customs seed finds companies: use target_kind "company", then find their people '
+            "with the contacts research",
+        )
     if body.seed is not None and body.seed.type == "import":
         assert body.seed.id is not None
         await imports.get_owned(session, caller, body.seed.id, code="webset_seed_not_found", param="seed.id")

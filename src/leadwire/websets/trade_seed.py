@@ -198,14 +198,6 @@ def evidence(name: str, trade: dict[str, Any]) -> Evidence:
     return Evidence(url=trade["source"], title=title, text=text)
 
 
-def facts_of(facts: dict[str, TradeFacts], prospect: Prospect) -> TradeFacts | None:
-    """A candidate's facts: its own, or for a person the facts of the company they work at."""
-    own = facts.get(prospect.key)
-    if own is not None or prospect.kind != "person" or not prospect.website:
-        return own
-    return facts.get(prospect.website.removeprefix("https://").rstrip("/"))
-
-
 # -- the ready-made columns ----------------------------------------------------------------------
 
 
@@ -252,8 +244,10 @@ async def write_cells(
     found: Sequence[tuple[WebsetItem, TradeFacts]],
     job_id: str,
 ) -> None:
-    """The seed's columns of newly found qualified items, in the caller's transaction, each announced on
-    the list's stream after the items themselves. A column deleted or cancelled gets no more cells."""
+    """The seed's columns of newly found items, in the caller's transaction: every item, so one a refresh
+    later qualifies has them too. Each cell of a released item is announced on the list's stream after
+    the item itself (an item held past the goal is announced, cells and all, when it is released). A
+    column deleted or cancelled gets no more cells."""
     columns = list(
         (
             await session.execute(
@@ -287,6 +281,8 @@ async def write_cells(
                 created_at=now,
             )
             session.add(cell)
+            if not item.released:
+                continue
             payload = {
                 "webset_id": webset.id,
                 "item_id": item.id,
