@@ -5,7 +5,9 @@
    lock per user and channel) and the job insert, in one transaction. Beside it, in the same run on the
    same server and database, `GET /api/v2/jobs/{id}` requests/s; ratio = dispatch ÷ job read. The
    business plan's outreach limit (300/min per key) would cap the load at a few requests a second, so
-   both run with bench/plugins/unlimited.py (the limiter still runs; only its numbers change).
+   both run with bench/plugins/unlimited.py (the limiter still runs; only its numbers change). Then the
+   same dispatches once the account's suppression list holds `--suppressions` (100,000) entries: each
+   dispatch then also looks its recipient up there; ratio = with the list ÷ without it.
 2. Time from `scheduled_at` to delivered (the result's `delivered_at`) for due dispatches, p50 and p95:
    `leadwire api` + `leadwire worker`, 40 accounts each sending one email (each account's first dispatch
    is due at once). Baseline: the sandbox email adapter alone appending the same message to the
@@ -38,8 +40,8 @@ EMAIL = {
 }
 
 
-async def _sender(database_url: str, data_dir: Path, keys: int) -> tuple[str, list[str]]:
-    """A business account with `keys` keys and a sandbox email account; (account_id, keys)."""
+async def _sender(database_url: str, data_dir: Path, keys: int) -> tuple[str, str, list[str]]:
+    """A business account with `keys` keys and a sandbox email account; (user_id, account_id, keys)."""
     from leadwire.channels import connected
     from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 
@@ -53,7 +55,23 @@ async def _sender(database_url: str, data_dir: Path, keys: int) -> tuple[str, li
             )  # fmt: skip
     finally:
         await engine.dispose()
-    return account.id, [key for _, key in issued]
+    return user_id, account.id, [key for _, key in issued]
+
+
+async def _suppress_many(database_url: str, user_id: str, count: int) -> None:
+    """`count` suppression entries for the account (none of them the bench's recipient)."""
+    from leadwire.outreach import suppressions
+    from leadwire.platform.db import make_engine, make_sessionmaker, transaction
+
+    entries = [
+        ("email", "address", f"person{n}@listed{n % 997}.example", None, "import") for n in range(count)
+    ]
+    engine = make_engine(database_url)
+    try:
+        async with transaction(make_sessionmaker(engine)) as session:
+            await suppressions.insert_entries(session, user_id, entries)
+    finally:
+        await engine.dispose()
 
 
 async def _load(base: str, keys: list[str], seconds: float, connections: int, request: Any) -> float:
@@ -83,7 +101,7 @@ def creation_rate(label: str, database_url: str | None, tmp: Path, args: argpars
     from leadwire.config import Settings
 
     resolved = Settings(data_dir=data_dir, database_url=database_url).resolved_database_url
-    account_id, keys = asyncio.run(_sender(resolved, data_dir, 8))
+    user_id, account_id, keys = asyncio.run(_sender(resolved, data_dir, 8))
     port = str(bs.free_port())
     base = f"http://127.0.0.1:{port}"
     with bs.running(bs.leadwire_cmd("api", "--port", port), env, tmp / f"api-{label}.log") as server:
@@ -106,6 +124,14 @@ def creation_rate(label: str, database_url: str | None, tmp: Path, args: argpars
         asyncio.run(_load(base, keys, 1.5, args.connections, post))  # warm-up
         dispatches = asyncio.run(_load(base, keys, args.duration, args.connections, post))
         reads = asyncio.run(_load(base, keys, args.duration, args.connections, get))
+        asyncio.run(_suppress_many(resolved, user_id, args.suppressions))
+        asyncio.run(_load(base, keys, 1.5, args.connections, post))  # warm-up
+        listed = asyncio.run(_load(base, keys, args.duration, args.connections, post))
+    bs.emit_triple(
+        f"dispatch_create_rps_{label}_with_{args.suppressions}_suppressions", listed, dispatches, "req/s",
+        ratio=bs.safe_ratio(listed, dispatches),
+        target="baseline: the same dispatches with no suppression list, on the same server in the same run",
+    )  # fmt: skip
     bs.emit_triple(
         f"dispatch_create_rps_{label}", dispatches, reads, "req/s",
         ratio=bs.safe_ratio(dispatches, reads),
@@ -193,6 +219,7 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=8.0, help="seconds of load per measurement")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--accounts", type=int, default=40, help="due dispatches for the delivery lag")
+    parser.add_argument("--suppressions", type=int, default=100_000, help="entries on the sender's list")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="leadwire-bench-dispatch-") as name:
         tmp = Path(name)

@@ -2,6 +2,7 @@
 
 from leadwire.channels import connected, delivery, pacing
 from leadwire.engagement import models as engagement_models
+from leadwire.outreach import models as outreach_models
 from leadwire.platform import idempotency_models, users
 from leadwire.platform.billing import models as billing_models
 from leadwire.platform.db import Base
@@ -19,6 +20,7 @@ __all__ = [
     "events_models",
     "idempotency_models",
     "jobs_models",
+    "outreach_models",
     "pacing",
     "users",
     "webhooks_models",

@@ -200,6 +200,16 @@ SEND_ERRORS = [
     (400, graph_error(131026, "Message undeliverable", type_="OAuthException"), "recipient_not_found", False),
     (400, graph_error(131030, "Recipient phone number not in allowed list"), "recipient_not_found", False),
     (400, graph_error(131047, "Re-engagement message"), "whatsapp_reengagement_required", False),
+    (
+        400,
+        graph_error(
+            131050,
+            "Unable to deliver the message. This recipient has chosen to stop receiving "
+            "marketing messages on WhatsApp from your business.",
+        ),
+        "recipient_opted_out",
+        False,
+    ),
     (400, graph_error(131051, "Unsupported message type"), "provider_rejected", False),
     (400, graph_error(100, "Invalid parameter"), "provider_rejected", False),
     (429, graph_error(130429, "Rate limit hit"), "provider_rate_limited", False),

@@ -64,6 +64,51 @@ class Imports(Generic[R]):
         return self._run(Call("DELETE", f"{IMPORTS}/{import_id}"))
 
 
+SUPPRESSIONS = "/api/v2/outreach/suppressions"
+
+
+class Suppressions(Generic[R]):
+    """The account's suppression list: recipients no dispatch may reach."""
+
+    def _run(self, call: Call) -> R:
+        raise NotImplementedError
+
+    def suppress(self, channel: str, value: str, *, reason: str | None = None) -> R:
+        """Suppress `value` on `channel` (`email`: an address or a domain; `whatsapp`: a phone;
+        `linkedin`: a profile URL; `any`): the entry, new or already listed."""
+        return self._run(
+            Call("POST", SUPPRESSIONS, json=query_params(channel=channel, value=value, reason=reason))
+        )
+
+    def import_suppressions(self, csv: str | bytes) -> R:
+        """Suppress the lines of a CSV (`channel,value[,reason]` with a header line): what was added, and
+        the first 100 lines refused with their line and code."""
+        content = csv.encode() if isinstance(csv, str) else csv
+        return self._run(
+            Call("POST", f"{SUPPRESSIONS}/import", content=content, headers={"Content-Type": "text/csv"})
+        )
+
+    def list_suppressions(
+        self,
+        *,
+        channel: str | None = None,
+        value: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> R:
+        """One page of entries, newest first: `{items, next_cursor, has_more, request_id}`; `value`
+        finds one recipient's entries however it is written."""
+        params = query_params(channel=channel, value=value, limit=limit, cursor=cursor)
+        return self._run(Call("GET", SUPPRESSIONS, params=params, unwrap=PAGE))
+
+    def get_suppression(self, suppression_id: str) -> R:
+        return self._run(Call("GET", f"{SUPPRESSIONS}/{suppression_id}"))
+
+    def delete_suppression(self, suppression_id: str) -> R:
+        """`{id, deleted: true}`: the recipient may be reached again."""
+        return self._run(Call("DELETE", f"{SUPPRESSIONS}/{suppression_id}"))
+
+
 class Enrichments(Generic[R]):
     """A prospect list's columns (adding one is `create_enrichment`): read, cancel, delete."""
 
@@ -151,7 +196,7 @@ class Monitors(Generic[R]):
         return self._run(Call("GET", f"{MONITORS}/{monitor_id}/runs", params=params, unwrap=PAGE))
 
 
-class Operations(Creations[R], Imports[R], Enrichments[R], Monitors[R]):
+class Operations(Creations[R], Imports[R], Suppressions[R], Enrichments[R], Monitors[R]):
     """`R` is what a call yields: the value (sync) or an awaitable of it (async)."""
 
     def _run(self, call: Call) -> R:

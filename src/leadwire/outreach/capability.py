@@ -11,9 +11,43 @@ from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
 
 DISPATCH_BODY_LIMIT = 12 * 1024 * 1024
+SUPPRESSIONS_CSV_LIMIT = 10 * 1024 * 1024 + 1  # one byte over: the route answers with its own code
 
 ERRORS = (
     *CHANNEL_ERRORS,
+    ErrorCode(
+        "recipient_suppressed",
+        409,
+        when="the dispatch's recipient (its address, its address's domain, its phone or its profile) is "
+        "on the account's suppression list for the channel or for any",
+        remedy="do not contact them; if the entry is wrong, delete it at "
+        "`DELETE /api/v2/outreach/suppressions/{id}`",
+    ),
+    ErrorCode(
+        "invalid_suppression",
+        400,
+        when="a suppression's `channel` or `value` is not one the list takes, or a CSV cannot be read",
+        remedy="send an address or domain for email, an international phone for WhatsApp, a profile URL "
+        "for LinkedIn (any of them for `any`); a CSV with `channel` and `value` columns",
+    ),
+    ErrorCode(
+        "suppression_not_found",
+        404,
+        when="no suppression entry of this account has the id",
+        remedy="check the id with `GET /api/v2/outreach/suppressions`",
+    ),
+    ErrorCode(
+        "suppression_limit_exceeded",
+        409,
+        when="the entries would pass the account's 1,000,000",
+        remedy="remove entries that no longer matter, or suppress whole domains",
+    ),
+    ErrorCode(
+        "suppression_import_too_large",
+        413,
+        when="a suppression CSV is over 10 MB or 100,000 lines",
+        remedy="split it into several imports",
+    ),
     ErrorCode(
         "invalid_action",
         400,
@@ -86,13 +120,15 @@ ERRORS = (
 CAPABILITY = Capability(
     name="outreach",
     scopes=("outreach:read", "outreach:write"),
-    routers=("leadwire.outreach.routes",),
+    routers=("leadwire.outreach.routes", "leadwire.outreach.suppression_routes"),
+    mcp_tools="leadwire.outreach.suppressions_mcp",
     actions=(jobs.DISPATCH_ACTION,),
     operations=OPERATIONS,
     features=(Feature("outreach"),),
     body_limits={
         "/api/v1/outreach/dispatches": DISPATCH_BODY_LIMIT,
         "/api/v2/outreach/dispatches": DISPATCH_BODY_LIMIT,
+        "/api/v2/outreach/suppressions/import": SUPPRESSIONS_CSV_LIMIT,
     },
     errors=ERRORS,
     request_classes=(SENDS,),

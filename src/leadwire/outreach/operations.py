@@ -10,7 +10,11 @@ from leadwire.platform.callers import Permission
 from leadwire.platform.jobs import ReducedJob, job_operation
 
 WRITE = Permission("outreach:write", SENDS.name)
-READ_JOB = Permission(None, "poll")  # v1's read of its jobs: any key, under the polling limit
+READ_JOB = Permission(None, "poll")
+SUPPRESSIONS_READ = Permission("outreach:read", "read")
+SUPPRESSIONS_WRITE = Permission(
+    "outreach:write", "read"
+)  # v1's read of its jobs: any key, under the polling limit
 
 DISPATCH = job_operation(
     name="dispatch_outreach",
@@ -37,6 +41,7 @@ DISPATCH = job_operation(
         "account_not_found",
         "connect_account_not_sendable",
         "connect_account_reconnect_required",
+        "recipient_suppressed",
     ),
     summary="Send one email, LinkedIn or WhatsApp action through a connected account",
     description=(
@@ -48,7 +53,9 @@ DISPATCH = job_operation(
         "accepted, not sent. The 202 item is the reduced `{id, status, action, channel, scheduled_at}`; "
         "the outcome is read at `GET /api/v2/jobs/{id}` (v1: `/api/v1/outreach/jobs/{id}`). A message "
         "is sent at most once: a worker lost mid-send fails the job `delivery_unknown` rather than send "
-        "again. Not metered (`billing.status: not_metered`). Needs `outreach:write`. Body limit 12 MB."
+        "again. A recipient on the account's suppression list is refused with 409 "
+        "`recipient_suppressed`, before any job. Not metered (`billing.status: not_metered`). Needs "
+        "`outreach:write`. Body limit 12 MB."
     ),
     tool_description=(
         "Send one outreach action through a connected account: an email (recipient.address, "

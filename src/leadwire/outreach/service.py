@@ -14,8 +14,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.channels import connected, delivery, pacing
+from leadwire.outreach import suppressions
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.callers import Caller
+from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import JobContext, NewJob
@@ -38,6 +40,7 @@ async def start_dispatch(
             "invalid_channel", param="channel", detail=f"account {account.id} is {account.channel}"
         )
     connected.require_sendable(account)
+    await suppressions.check(session, caller.user_id, body.channel, body.recipient.model_dump())
     payload, blobs = _apart(body.model_dump(mode="json"))
     return await pacing.create_paced_job(
         session,
@@ -91,6 +94,7 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
         receipt = await adapter.send(_message(begun.delivery_id, body))
     except ChannelError as error:
         await delivery.fail(ctx, begun.delivery_id, error_code=error.code, sent_unknown=error.sent_unknown)
+        await _learn(ctx, body, error)
         await connected.fail_action(
             ctx, account.id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
         )
@@ -99,6 +103,28 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
     result = dispatch_result(receipt, recipient)
     await delivery.finish(ctx, begun.delivery_id, receipt=result)
     return result
+
+
+async def _learn(ctx: JobContext, body: DispatchRequest, error: ChannelError) -> None:
+    """A refusal that means "never again" puts the recipient on the account's suppression list: a hard
+    bounce (an SMTP reply with status 5.1.x) or a recipient who opted out."""
+    learned = _lesson(body.channel, error)
+    if learned is None:
+        return
+    source, reason = learned
+    async with transaction(ctx.sessionmaker) as session:
+        await suppressions.learn(
+            session, ctx.user_id, body.channel, body.recipient.model_dump(), source=source, reason=reason
+        )
+
+
+def _lesson(channel: str, error: ChannelError) -> tuple[str, str] | None:
+    detail = error.detail or error.code
+    if error.code == "recipient_opted_out":
+        return "opt_out", f"opted out: {detail}"
+    if channel == "email" and error.code == "recipient_not_found" and suppressions.HARD_BOUNCE.search(detail):
+        return "bounce", f"hard bounce: {detail}"
+    return None
 
 
 def dispatch_result(receipt: DeliveryReceipt, recipient: str) -> dict[str, Any]:

@@ -33,6 +33,7 @@ PREFIXES = frozenset(
         "enr",
         "mon",
         "mrun",
+        "sup",
     }
 )
 

@@ -24,6 +24,7 @@ CHANNEL_ERROR_CODES = frozenset(
         "provider_unavailable",  # could not reach the upstream; nothing was sent
         "provider_rejected",  # the upstream refused the message itself
         "whatsapp_reengagement_required",  # outside WhatsApp's 24-hour customer-service window
+        "recipient_opted_out",  # the recipient stopped messages from this sender (WhatsApp 131050)
         "invitation_note_too_long",  # a LinkedIn invitation note over 300 characters
         "invitation_attachment_unsupported",  # a file to someone not yet connected on LinkedIn
         "provider_error",

@@ -37,6 +37,8 @@ _RATE_CODES: Final = frozenset({4, 80007, 130429, 131056})
 _RECIPIENT_CODES: Final = frozenset({131026, 131030})  # undeliverable; not in the test allow-list
 # 131047: more than 24 hours since the customer last wrote; only a template message may be sent now.
 _REENGAGEMENT_CODES: Final = frozenset({131047})
+# 131050: the recipient chose to stop receiving marketing messages from this business.
+_OPTED_OUT_CODES: Final = frozenset({131050})
 _REJECTED_CODES: Final = frozenset({100, 131009, 131051, 131052, 131053})
 
 
@@ -140,6 +142,8 @@ class WhatsAppCloud:
             return ChannelError("provider_rate_limited", detail)
         if code in _REENGAGEMENT_CODES:
             return ChannelError("whatsapp_reengagement_required", detail)
+        if code in _OPTED_OUT_CODES:
+            return ChannelError("recipient_opted_out", detail)
         if code in _RECIPIENT_CODES:
             return ChannelError("recipient_not_found", detail)
         if code in _REJECTED_CODES or 400 <= status < 500:
