@@ -39,55 +39,52 @@ async def _suppress(client: httpx.AsyncClient, headers: dict[str, str], **body: 
     return await client.post(SUPPRESSIONS, json=body, headers=headers)
 
 
-@pytest.mark.parametrize(
-    ("channel", "value", "stored"),
-    [
-        ("email", " Jane@ACME.example ", "jane@acme.example"),
-        ("email", "@Acme.Example", "acme.example"),
-        ("whatsapp", "+49 151 2345 6789", "+4915123456789"),
-        ("linkedin", "linkedin.com/in/jane-doe/?trk=x", "https://www.linkedin.com/in/jane-doe"),
-        ("any", "+4915123456789", "+4915123456789"),
-    ],
-)
+NORMAL_FORMS = [
+    ("email", " Jane@ACME.example ", "jane@acme.example"),
+    ("email", "@Acme.Example", "acme.example"),
+    ("whatsapp", "+49 151 2345 6789", "+4915123456789"),
+    ("linkedin", "linkedin.com/in/jane-doe/?trk=x", "https://www.linkedin.com/in/jane-doe"),
+    ("any", "+4930 1234 5678", "+493012345678"),
+]
+BAD_ENTRIES: list[dict[str, Any]] = [
+    {"channel": "email", "value": "not an address@"},
+    {"channel": "whatsapp", "value": "12"},
+    {"channel": "linkedin", "value": "https://example.com/jane"},
+    {"channel": "fax", "value": "+4915123456789"},
+    {"channel": "email"},
+    {"channel": "email", "value": ""},
+    {"channel": "email", "value": 42},
+    {"channel": "email", "value": "a@b.example", "reason": "x" * 501},
+]
+
+
 async def test_an_entry_is_stored_normalised_and_added_once(
-    client: httpx.AsyncClient, accounts: AccountFactory, channel: str, value: str, stored: str
+    client: httpx.AsyncClient, accounts: AccountFactory
 ) -> None:
     owner = await accounts.create()
-    first = await _suppress(client, owner.headers, channel=channel, value=value, reason="asked")
-    again = await _suppress(client, owner.headers, channel=channel, value=stored)
-    entry = assert_ok(first, 201)["item"]
-    assert assert_ok(again, 200)["item"] == entry
-    assert (entry["channel"], entry["value"], entry["reason"], entry["source"]) == (
-        channel,
-        stored,
-        "asked",
-        "manual",
-    )
-    read = assert_ok(await client.get(f"{SUPPRESSIONS}/{entry['id']}", headers=owner.headers))["item"]
-    found = assert_ok(await client.get(SUPPRESSIONS, params={"value": value}, headers=owner.headers))
-    assert read == entry and [e["id"] for e in found["items"]] == [entry["id"]]
+    for channel, value, stored in NORMAL_FORMS:
+        first = await _suppress(client, owner.headers, channel=channel, value=value, reason="asked")
+        again = await _suppress(client, owner.headers, channel=channel, value=stored)
+        entry = assert_ok(first, 201)["item"]
+        assert assert_ok(again, 200)["item"] == entry
+        assert (entry["channel"], entry["value"], entry["reason"], entry["source"]) == (
+            channel,
+            stored,
+            "asked",
+            "manual",
+        )
+        read = assert_ok(await client.get(f"{SUPPRESSIONS}/{entry['id']}", headers=owner.headers))["item"]
+        found = assert_ok(await client.get(SUPPRESSIONS, params={"value": value}, headers=owner.headers))
+        assert read == entry and [e["id"] for e in found["items"]] == [entry["id"]], (value, found)
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"channel": "email", "value": "not an address@"},
-        {"channel": "whatsapp", "value": "12"},
-        {"channel": "linkedin", "value": "https://example.com/jane"},
-        {"channel": "fax", "value": "+4915123456789"},
-        {"channel": "email"},
-        {"channel": "email", "value": ""},
-        {"channel": "email", "value": 42},
-        {"channel": "email", "value": "a@b.example", "reason": "x" * 501},
-    ],
-)
 async def test_a_bad_entry_is_refused_with_its_code(
-    client: httpx.AsyncClient, accounts: AccountFactory, body: dict[str, Any]
+    client: httpx.AsyncClient, accounts: AccountFactory
 ) -> None:
     owner = await accounts.create()
-    assert_error(
-        await client.post(SUPPRESSIONS, json=body, headers=owner.headers), 400, "invalid_suppression"
-    )
+    for body in BAD_ENTRIES:
+        response = await client.post(SUPPRESSIONS, json=body, headers=owner.headers)
+        assert_error(response, 400, "invalid_suppression")
     assert assert_ok(await client.get(SUPPRESSIONS, headers=owner.headers))["items"] == []
 
 
@@ -328,3 +325,28 @@ async def test_the_sdk_cli_and_mcp_manage_the_list(
     assert [e["value"] for e in tool_list["structuredContent"]["items"]] == [
         "https://www.linkedin.com/in/tool-user"
     ]
+
+
+async def test_the_tools_refuse_with_the_rest_codes(
+    client: httpx.AsyncClient, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = await accounts.create()
+    mail = await accounts.connect(owner.user_id, "email")
+    assert_ok(await _suppress(client, owner.headers, channel="email", value="jane@acme.example"), 201)
+    body = email(mail)
+    sent = await call(
+        client,
+        owner.headers,
+        "dispatch_outreach",
+        account_id=mail,
+        channel="email",
+        recipient=body["recipient"],
+        content=body["content"],
+    )
+    unknown = await call(client, owner.headers, "get_suppression", suppression_id="sup_nothing")
+    gone = await call(client, owner.headers, "delete_suppression", suppression_id="sup_nothing")
+    monkeypatch.setattr(suppressions, "MAX_PER_ACCOUNT", 1)
+    full = await call(client, owner.headers, "suppress_recipient", channel="email", value="bob@acme.example")
+    assert error_code(sent) == "recipient_suppressed"
+    assert error_code(unknown) == error_code(gone) == "suppression_not_found"
+    assert error_code(full) == "suppression_limit_exceeded"
