@@ -3,7 +3,7 @@ operation, with valid and invalid data, no 5xx, every response documented (statu
 body schema) and every schema-violating request rejected.
 
 Bounded and deterministic under `make test`: a fixed seed, derandomized generation and
-`LEADWIRE_FUZZ_EXAMPLES` examples per operation (4 by default). `make fuzz` runs it with a fresh seed,
+`LEADWIRE_FUZZ_EXAMPLES` examples per operation (3 by default). `make fuzz` runs it with a fresh seed,
 named in the failure message, and more examples.
 """
 
@@ -32,7 +32,7 @@ from tests.support.processes import LEADWIRE, REPO, free_port, leadwire_process,
 
 pytestmark = pytest.mark.e2e
 
-EXAMPLES = int(os.environ.get("LEADWIRE_FUZZ_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("LEADWIRE_FUZZ_EXAMPLES", "3"))
 # `make fuzz` (tests/support/fuzzing.py) draws fresh data: a new seed each run, printed to replay it.
 SEED = random.SystemRandom().randrange(2**32) if FUZZ else 20_251_125
 CHECKS = [

@@ -288,18 +288,22 @@ async def test_a_name_that_resolves_to_a_private_address_at_delivery_is_not_call
     monkeypatch.setattr(runtime.settings, "webhook_allow_private_networks", False)
     monkeypatch.setattr(runtime.settings, "webhook_retry_schedule", "0.05")
     real = socket.getaddrinfo
+    rebound = False
 
     def rebinding(host: Any, *args: Any, **kwargs: Any) -> Any:
         if host == "rebind.leadwire-receiver.test":
+            if not rebound:  # at creation the name resolves nowhere (answered at once, no resolver wait)
+                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
             return real(address, *args, **kwargs)
         return real(host, *args, **kwargs)
 
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
     acct = await accounts.create()
     async with receiving() as receiver:
         hook = await register(
             client, acct.headers, "https://rebind.leadwire-receiver.test/hook", ["job.succeeded"]
         )
-        monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+        rebound = True
         async with running_worker(runtime):
             await _echo(client, acct.headers)
             (logged,) = await settled_deliveries(client, acct.headers, hook["id"], 1)
