@@ -28,10 +28,9 @@ from leadwire.providers.prospects import ProspectQuery, ProspectSource
 from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reasoner, Verdict
 from leadwire.providers.search import SearchProviderError
 from leadwire.providers.trade import TradeStoreError
-from leadwire.providers.trade_terms import COMPANY_ROW_KIND
 from leadwire.search.understand import understand
 from leadwire.websets import exclusions, people, seeding, service, states, trade_seed, views
-from leadwire.websets.models import Webset, WebsetItem, WebsetRun
+from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.trade_seed import TradeFacts
 
 FIRST_BATCH = 30  # small, so the first items arrive within seconds
@@ -177,7 +176,7 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
             if run_row is not None and run_row.number == number and run_row.status in BILLED_ENDINGS:
                 # An attempt that died after finishing the run but before its job's success (and
                 # charge) was saved: this attempt charges what the run released.
-                await _bill(ctx, session, webset, run_row)
+                seeding.bill_run(ctx, await seeding.rows_read(session, webset, run_row), run_row.released)
             return {"webset_id": webset_id, "run": number, "webset_status": webset.status}
         run_row.status = "running"
         states.start_searching(webset, utcnow())
@@ -242,21 +241,8 @@ async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:
         released = run_row.released
         if webset.status in states.IN_PROGRESS:
             await states.finish(session, ctx.runtime.notifier, webset, "completed", stop, job_id=ctx.job_id)
-        await _bill(ctx, session, webset, run_row)
+        seeding.bill_run(ctx, await seeding.rows_read(session, webset, run_row), run_row.released)
     return {"webset_id": webset_id, "run": number, "released": released, "stop_reason": stop}
-
-
-async def _bill(ctx: JobContext, session: AsyncSession, webset: Webset, run_row: WebsetRun) -> None:
-    """A credit per released qualified item; a trade-seeded run also pays for each company it read
-    from the records and verified (one customs company row each)."""
-    ctx.bill(run_row.released, kind="items")
-    if webset.seed is not None and webset.seed["type"] == "customs":
-        read = await session.scalar(
-            select(func.count()).where(
-                WebsetItem.webset_id == webset.id, WebsetItem.run_number == run_row.number
-            )
-        )
-        ctx.bill(int(read or 0), kind=COMPANY_ROW_KIND)
 
 
 async def _release_overflow(ctx: JobContext, webset_id: str, number: int) -> None:

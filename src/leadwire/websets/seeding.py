@@ -11,12 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs import JobContext
 from leadwire.providers.prospects import CompanyRef, ProspectSource
 from leadwire.providers.reasoner import Prospect
 from leadwire.providers.trade import TradeStore
+from leadwire.providers.trade_terms import COMPANY_ROW_KIND
 from leadwire.websets import imports, trade_seed
+from leadwire.websets.models import Webset, WebsetItem, WebsetRun
 from leadwire.websets.trade_seed import TradeFacts
 
 
@@ -62,3 +67,20 @@ async def next_batch(
     found = await source.lookup(refs) if refs else []
     companies = [known or ref.as_named() for ref, known in zip(refs, found, strict=True)]
     return SeedBatch([c for c in companies if c.key not in exclude], len(rows))
+
+
+async def rows_read(session: AsyncSession, webset: Webset, run_row: WebsetRun) -> int:
+    """The customs company rows a trade-seeded run read and verified (its items); 0 for other lists."""
+    if webset.seed is None or webset.seed["type"] != "customs":
+        return 0
+    read = await session.scalar(
+        select(func.count()).where(WebsetItem.webset_id == webset.id, WebsetItem.run_number == run_row.number)
+    )
+    return int(read or 0)
+
+
+def bill_run(ctx: JobContext, rows: int, released: int) -> None:
+    """A credit per released qualified item, and a customs company row per candidate read from records."""
+    ctx.bill(released, kind="items")
+    if rows:
+        ctx.bill(rows, kind=COMPANY_ROW_KIND)
