@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from leadwire.sandbox.background import WorldBuild
 
 # The client's commands (outreach, customs, websets, research, jobs, webhooks, imports, suppressions,
-# enrichments, monitors) bring the SDK and httpx: they are imported when one of them runs (or help lists
-# them), so `leadwire worker` and `leadwire api` start without them.
+# sending, enrichments, monitors) bring the SDK and httpx: they are imported when one of them runs (or
+# help lists them), so `leadwire worker` and `leadwire api` start without them.
 _CLIENT_COMMANDS = {
     "outreach": ("leadwire.client.cli", "outreach_app"),
     "customs": ("leadwire.client.customs_cli", "customs_app"),
@@ -40,6 +40,7 @@ _CLIENT_COMMANDS = {
     "webhooks": ("leadwire.client.webhooks_cli", "webhooks_app"),
     "imports": ("leadwire.client.imports_cli", "imports_app"),
     "suppressions": ("leadwire.client.suppressions_cli", "suppressions_app"),
+    "sending": ("leadwire.client.sending_cli", "sending_app"),
     "enrichments": ("leadwire.client.enrichments_cli", "enrichments_app"),
     "monitors": ("leadwire.client.monitors_cli", "monitors_app"),
 }

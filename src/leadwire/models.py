@@ -1,6 +1,6 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
-from leadwire.channels import connected, delivery, pacing
+from leadwire.channels import connected, delivery, pacing, queue, sending_policy
 from leadwire.engagement import models as engagement_models
 from leadwire.outreach import models as outreach_models
 from leadwire.platform import idempotency_models, users
@@ -22,6 +22,8 @@ __all__ = [
     "jobs_models",
     "outreach_models",
     "pacing",
+    "queue",
+    "sending_policy",
     "users",
     "webhooks_models",
     "websets_models",

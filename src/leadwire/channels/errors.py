@@ -39,6 +39,13 @@ CHANNEL_ERRORS = (
         remedy="pick an account with `can_receive: true`",
     ),
     ErrorCode(
+        "sending_queue_full",
+        409,
+        when="the account's sending policy would place the send more than 365 days ahead",
+        remedy="raise the account's `daily_cap` or widen its window "
+        "(`PUT /api/v2/connect/accounts/{id}/sending-policy`), or cancel queued sends",
+    ),
+    ErrorCode(
         "connect_account_reconnect_required",
         409,
         when=("the provider refused the account's credentials earlier; it is `reconnect_required`"),

@@ -1,4 +1,9 @@
-"""Per (user, channel) spacing of outreach jobs, shared by outreach dispatches and post likes."""
+"""Per (user, channel) spacing of outreach jobs, shared by outreach dispatches and post likes; and, for a
+job sent through a connected account under its sending policy, the move to the policy's next allowed
+instant (`sending_policy.place_send`) under the same row lock.
+
+The queue of a channel stays first in, first out: a job held for a window or a cap moves the slot with
+it, so the jobs after it keep their spacing and their order (docs/api.md, Sending policy)."""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, select
+from sqlalchemy import ForeignKey, String, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from leadwire.channels import sending_policy
+from leadwire.channels.connected import ConnectAccount
+from leadwire.channels.queue import record_send
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
 from leadwire.platform.jobs import NewJob, create_job
@@ -29,6 +37,9 @@ class PacingSlot(Base):
     )
     channel: Mapped[str] = mapped_column(String(16), primary_key=True)
     last_scheduled_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # The hold of the last job placed (None when it was not held): a job queued right behind a held one
+    # waits for the same reason, and says so.
+    hold_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interval_seconds: int) -> datetime:
@@ -71,14 +82,23 @@ async def create_paced_job(
     interval_seconds: int,
     status: str,
     blobs: Mapping[str, bytes] | None = None,
+    sender: ConnectAccount | None = None,
+    recipient: dict[str, Any] | None = None,
 ) -> NewJob:
     """A job that acts on a channel, created at the channel's next slot in the request's transaction
     (a refused creation gives the slot back with everything else); `blobs` as in `create_job`, under the
-    account's cap on queued bytes."""
+    account's cap on queued bytes. With a `sender`, its sending policy may hold the job past the slot
+    (the job's `hold` says why and until when) and the send is listed in the account's queue."""
     when = await next_slot(
         session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
     )
-    return await create_job(
+    plan = None
+    if sender is not None:
+        behind = await _held_ahead(session, caller.user_id, channel, when)
+        plan = await sending_policy.place_send(session, sender, recipient, when, queued_behind=behind)
+        await _move_slot(session, caller.user_id, channel, plan.when, plan.hold)
+        when = plan.when
+    job = await create_job(
         session,
         runtime.notifier,
         caller,
@@ -90,4 +110,28 @@ async def create_paced_job(
         draining=runtime.draining,
         blobs=blobs,
         queued_bytes_limit=runtime.settings.queued_bytes_per_account,
+        hold=dict(plan.hold) if plan is not None and plan.hold is not None else None,
+    )
+    if sender is not None and plan is not None:
+        await record_send(session, job, sender.id, plan.timezone, plan.timezone_source)
+    return job
+
+
+async def _held_ahead(session: AsyncSession, user_id: str, channel: str, slot: datetime) -> str | None:
+    """The hold of the job just ahead when this slot is in the future only because of it."""
+    if slot <= utcnow():
+        return None
+    reason: str | None = await session.scalar(
+        select(PacingSlot.hold_reason).where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
+    )
+    return reason
+
+
+async def _move_slot(
+    session: AsyncSession, user_id: str, channel: str, when: datetime, hold: Mapping[str, Any] | None
+) -> None:
+    await session.execute(
+        update(PacingSlot)
+        .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
+        .values(last_scheduled_at=when, hold_reason=hold["reason"] if hold else None)
     )

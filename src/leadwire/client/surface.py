@@ -65,6 +65,7 @@ class Imports(Generic[R]):
 
 
 SUPPRESSIONS = "/api/v2/outreach/suppressions"
+ACCOUNTS = "/api/v2/connect/accounts"
 
 
 class Suppressions(Generic[R]):
@@ -107,6 +108,45 @@ class Suppressions(Generic[R]):
     def delete_suppression(self, suppression_id: str) -> R:
         """`{id, deleted: true}`: the recipient may be reached again."""
         return self._run(Call("DELETE", f"{SUPPRESSIONS}/{suppression_id}"))
+
+
+class Sending(Generic[R]):
+    """What keeps a sender's accounts safe: each account's sending policy, and the queue it shapes."""
+
+    def _run(self, call: Call) -> R:
+        raise NotImplementedError
+
+    def sending_policy(self, account_id: str) -> R:
+        """The account's daily cap, ramp and window (`default: true` until set) and today's allowance."""
+        return self._run(Call("GET", f"{ACCOUNTS}/{account_id}/sending-policy"))
+
+    def set_sending_policy(
+        self,
+        account_id: str,
+        *,
+        daily_cap: int,
+        ramp: dict[str, int] | None = None,
+        window: dict[str, Any] | None = None,
+        timezone: str | None = None,
+        person_touch_interval_hours: int | None = None,
+    ) -> R:
+        """Replace the account's policy: `ramp` `{start, step_per_day, max}`, `window` `{days, start, end,
+        timezone}` (HH:MM; `timezone` an IANA name or `recipient`); None leaves a part unset."""
+        body = query_params(
+            daily_cap=daily_cap,
+            ramp=ramp,
+            window=window,
+            timezone=timezone,
+            person_touch_interval_hours=person_touch_interval_hours,
+        )
+        return self._run(Call("PUT", f"{ACCOUNTS}/{account_id}/sending-policy", json=body))
+
+    def outreach_queue(
+        self, *, account_id: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> R:
+        """One page of the sends waiting to go out, in slot order, each with its `hold` when held."""
+        params = query_params(account_id=account_id, limit=limit, cursor=cursor)
+        return self._run(Call("GET", "/api/v2/outreach/queue", params=params, unwrap=PAGE))
 
 
 class Enrichments(Generic[R]):
@@ -196,7 +236,7 @@ class Monitors(Generic[R]):
         return self._run(Call("GET", f"{MONITORS}/{monitor_id}/runs", params=params, unwrap=PAGE))
 
 
-class Operations(Creations[R], Imports[R], Suppressions[R], Enrichments[R], Monitors[R]):
+class Operations(Creations[R], Imports[R], Suppressions[R], Sending[R], Enrichments[R], Monitors[R]):
     """`R` is what a call yields: the value (sync) or an awaitable of it (async)."""
 
     def _run(self, call: Call) -> R:
@@ -212,7 +252,7 @@ class Operations(Creations[R], Imports[R], Suppressions[R], Enrichments[R], Moni
     def accounts(self, *, can_send: bool | None = None) -> R:
         """Connected accounts; `can_send=True` keeps those that can send now."""
         params = None if can_send is None else {"can_send": str(can_send).lower()}
-        return self._run(Call("GET", "/api/v2/connect/accounts", params=params, unwrap="items"))
+        return self._run(Call("GET", ACCOUNTS, params=params, unwrap="items"))
 
     def list_websets(
         self, *, limit: int | None = None, target_kind: str | None = None, cursor: str | None = None

@@ -53,7 +53,7 @@ POST_LIKE = job_operation(
     permission=WRITE,
     start=partial(service.start, version=2),
     created=(ReducedJob, "Post like accepted: queued for the account's next LinkedIn slot"),
-    error_codes=(*_ERRORS, "account_id_required"),
+    error_codes=(*_ERRORS, "account_id_required", "sending_queue_full"),
     summary="Like the recent post of a LinkedIn profile most relevant to a topic",
     description=_DESCRIPTION,
     tool_description=(

@@ -85,6 +85,7 @@ async def start(
         channel=CHANNEL,
         interval_seconds=body.min_channel_task_interval_seconds,
         status="queued",
+        sender=account if version >= 2 else None,
     )
 
 

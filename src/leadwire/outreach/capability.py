@@ -120,8 +120,12 @@ ERRORS = (
 CAPABILITY = Capability(
     name="outreach",
     scopes=("outreach:read", "outreach:write"),
-    routers=("leadwire.outreach.routes", "leadwire.outreach.suppression_routes"),
-    mcp_tools="leadwire.outreach.suppressions_mcp",
+    routers=(
+        "leadwire.outreach.routes",
+        "leadwire.outreach.suppression_routes",
+        "leadwire.outreach.queue_routes",
+    ),
+    mcp_tools="leadwire.outreach.queue_mcp",
     actions=(jobs.DISPATCH_ACTION,),
     operations=OPERATIONS,
     features=(Feature("outreach"),),

@@ -3,6 +3,9 @@ REST (v1 and v2 share it: same body, same reduced item), MCP and (through OpenAP
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+
 from leadwire.channels.limits import SENDS
 from leadwire.outreach import service
 from leadwire.outreach.schemas import DispatchRequest
@@ -20,7 +23,7 @@ DISPATCH = job_operation(
     name="dispatch_outreach",
     body=DispatchRequest,
     permission=WRITE,
-    start=service.start_dispatch,
+    start=partial(service.start_dispatch, version=2),
     fixed={"action": "outreach"},
     created=(ReducedJob, "Dispatch accepted: scheduled at the channel's next slot"),
     error_codes=(
@@ -42,6 +45,7 @@ DISPATCH = job_operation(
         "connect_account_not_sendable",
         "connect_account_reconnect_required",
         "recipient_suppressed",
+        "sending_queue_full",
     ),
     summary="Send one email, LinkedIn or WhatsApp action through a connected account",
     description=(
@@ -54,8 +58,11 @@ DISPATCH = job_operation(
         "the outcome is read at `GET /api/v2/jobs/{id}` (v1: `/api/v1/outreach/jobs/{id}`). A message "
         "is sent at most once: a worker lost mid-send fails the job `delivery_unknown` rather than send "
         "again. A recipient on the account's suppression list is refused with 409 "
-        "`recipient_suppressed`, before any job. Not metered (`billing.status: not_metered`). Needs "
-        "`outreach:write`. Body limit 12 MB."
+        "`recipient_suppressed`, before any job. On v2 the account's sending policy (`GET "
+        "/api/v2/connect/accounts/{id}/sending-policy`: daily cap, warm-up ramp, sending window) may "
+        "place the job later than the slot: it is not refused, and the item's `hold: {reason, until}` "
+        "says why and until when. Not metered (`billing.status: not_metered`). Needs `outreach:write`. "
+        "Body limit 12 MB."
     ),
     tool_description=(
         "Send one outreach action through a connected account: an email (recipient.address, "
@@ -65,4 +72,11 @@ DISPATCH = job_operation(
         "min_channel_task_interval_seconds (60-86400). Returns the job."
     ),
 )
-OPERATIONS = (DISPATCH,)
+# v1: the same body and item, paced only: the sending policy is v2's (v1 keeps its behaviour).
+DISPATCH_V1 = replace(
+    DISPATCH,
+    start=partial(service.start_dispatch, version=1),
+    error_codes=tuple(code for code in DISPATCH.error_codes if code != "sending_queue_full"),
+    tool_description=None,
+)
+OPERATIONS = (DISPATCH, DISPATCH_V1)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path
 
-from leadwire.outreach.operations import DISPATCH, READ_JOB
+from leadwire.outreach.operations import DISPATCH, DISPATCH_V1, READ_JOB
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
     ItemEnvelope,
@@ -25,8 +25,8 @@ from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["outreach"])
 OutreachJobReader = Annotated[Caller, Depends(require(READ_JOB))]
-for _version in ("v1", "v2"):
-    add_creation_route(router, f"/api/{_version}/outreach/dispatches", DISPATCH, version=_version)
+add_creation_route(router, "/api/v1/outreach/dispatches", DISPATCH_V1, version="v1")
+add_creation_route(router, "/api/v2/outreach/dispatches", DISPATCH, version="v2")
 
 
 @flat_get(

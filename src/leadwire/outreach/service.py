@@ -30,10 +30,11 @@ DISPATCH = "outreach.dispatch"
 
 
 async def start_dispatch(
-    session: AsyncSession, runtime: Runtime, caller: Caller, body: DispatchRequest
+    session: AsyncSession, runtime: Runtime, caller: Caller, body: DispatchRequest, *, version: int = 2
 ) -> NewJob:
     """Accept one dispatch: 404 for an account that is not the caller's, `invalid_channel` for another
-    channel's account, 409 when the account cannot send; else a job scheduled at the channel's slot."""
+    channel's account, 409 when the account cannot send; else a job scheduled at the channel's slot —
+    on v2 at the first instant after it the account's sending policy allows (v1 keeps its pacing only)."""
     account = await connected.get_owned_account(session, caller.user_id, body.account_id)
     if account.channel != body.channel:
         raise ApiError(
@@ -52,6 +53,8 @@ async def start_dispatch(
         interval_seconds=body.min_channel_task_interval_seconds,
         status="scheduled",
         blobs=blobs,
+        sender=account if version >= 2 else None,
+        recipient=payload["recipient"],
     )
 
 

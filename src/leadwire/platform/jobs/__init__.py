@@ -10,7 +10,7 @@ from leadwire.platform.jobs.context import JobContext, JobFailure
 from leadwire.platform.jobs.models import Job, JobLike, NewJob
 from leadwire.platform.jobs.operations import Operation, job_operation
 from leadwire.platform.jobs.registry import ActionSpec, Handler, registry
-from leadwire.platform.jobs.schemas import Channel, PublicJob, ReducedJob
+from leadwire.platform.jobs.schemas import Channel, JobHold, PublicJob, ReducedJob
 from leadwire.platform.jobs.service import (
     cancel_job,
     create_job,
@@ -19,9 +19,11 @@ from leadwire.platform.jobs.service import (
     read_job,
     release_held,
 )
+from leadwire.platform.jobs.states import PENDING
 from leadwire.platform.jobs.views import public_job, reduced_job
 
 __all__ = [
+    "PENDING",
     "ActionSpec",
     "BackgroundTask",
     "Channel",
@@ -29,6 +31,7 @@ __all__ = [
     "Job",
     "JobContext",
     "JobFailure",
+    "JobHold",
     "JobLike",
     "NewJob",
     "Operation",

@@ -62,6 +62,9 @@ class Job(Base):
     reserved_credits: Mapped[int] = mapped_column(BigInteger, default=0)
     charged_credits: Mapped[int] = mapped_column(BigInteger, default=0)
     pending_units: Mapped[float] = mapped_column(Float, default=0.0)
+    # Why a pending job waits past the time it asked for, and until when: `{reason, until}` (a sending
+    # policy's cap or window, a paused account); shown on the job while it is pending.
+    hold: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
@@ -130,6 +133,7 @@ class NewJob:
     error_detail: str | None = None
     job_metadata: Any = None
     blob_bytes: int = 0
+    hold: dict[str, Any] | None = None
     lease_owner: str | None = None  # set when created already claimed by a local worker (`handoff`)
     lease_expires_at: datetime | None = None
 

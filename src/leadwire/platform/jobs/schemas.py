@@ -31,6 +31,14 @@ class JobBilling(TypedDict):
     pending_units: float
 
 
+class JobHold(TypedDict):
+    """Why a pending job waits past its slot: `reason` (a sending policy's `daily_cap`, `ramp` or
+    `window`; `paused`; `person_touched`) and `until`, the time it is now scheduled for."""
+
+    reason: str
+    until: str
+
+
 # The contract also names `settling`; a job here settles in the transaction that ends it, so it never
 # shows that status (docs/api.md, Jobs and their statuses).
 JobStatus = Literal["queued", "scheduled", "running", "succeeded", "failed", "cancelled"]
@@ -52,6 +60,7 @@ class PublicJob(TypedDict):
     error: JobError | None
     billing: JobBilling
     metadata: NotRequired[Any]  # the caller's `metadata`, for actions whose request carries it
+    hold: NotRequired[JobHold]  # while a pending job waits past its slot (a sending policy)
 
 
 class ReducedJob(TypedDict):
@@ -63,3 +72,4 @@ class ReducedJob(TypedDict):
     action: str
     channel: Channel
     scheduled_at: str
+    hold: NotRequired[JobHold]  # v2: the sending policy placed it past the channel's slot

@@ -46,6 +46,7 @@ async def create_job(
     draining: bool = False,
     blobs: Mapping[str, bytes] | None = None,
     queued_bytes_limit: int | None = None,
+    hold: dict[str, Any] | None = None,
 ) -> NewJob:
     """One job, created in the caller's transaction (see `create_jobs`). ``blobs`` are large binary parts
     of its payload, stored apart under the ids the payload names (read back with `JobContext.blob`,
@@ -63,6 +64,7 @@ async def create_job(
         resource=resource,
         draining=draining,
         blob_bytes=sum(len(content) for content in (blobs or {}).values()),
+        hold=hold,
     )
     if blobs:
         await store_blobs(session, caller, jobs[0], blobs, queued_bytes_limit)
@@ -82,6 +84,7 @@ async def create_jobs(
     resource: tuple[str, str] | None = None,
     draining: bool = False,
     blob_bytes: int = 0,
+    hold: dict[str, Any] | None = None,
 ) -> list[NewJob]:
     """Jobs of one action for one account, all or none: one account lock, one concurrency check,
     one reservation per job (one balance UPDATE, one INSERT of entries), one multi-row INSERT of jobs
@@ -119,6 +122,7 @@ async def create_jobs(
         "created_at": now,
         "updated_at": now,
         "blob_bytes": blob_bytes,
+        "hold": hold,
     }
     if direct is not None:
         common.update(direct.claimed_columns())

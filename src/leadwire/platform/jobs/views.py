@@ -14,6 +14,7 @@ from leadwire.platform.jobs.schemas import (
     Channel,
     JobBilling,
     JobError,
+    JobHold,
     JobResource,
     JobStatus,
     PublicJob,
@@ -22,11 +23,12 @@ from leadwire.platform.jobs.schemas import (
 from leadwire.platform.time import iso
 
 _JOB_TABLE = cast(Table, Job.__table__)
+_PENDING = ("queued", "scheduled")  # states.PENDING (which imports this module through reports)
 # What the public job and the ownership check read, and nothing else: every column costs its decoding.
 PUBLIC_COLUMNS = (
     "id", "user_id", "action", "status", "channel", "job_metadata", "progress_stage", "progress_percent",
     "resource_type", "resource_id", "scheduled_at", "started_at", "finished_at", "attempt_count",
-    "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units",
+    "result", "error_code", "error_detail", "billing_status", "charged_credits", "pending_units", "hold",
 )  # fmt: skip
 PUBLIC_JOB_READ = select(*(_JOB_TABLE.c[name] for name in PUBLIC_COLUMNS)).where(
     _JOB_TABLE.c.id == bindparam("job_id")
@@ -56,6 +58,8 @@ def public_job(job: JobLike) -> PublicJob:
         item["channel"] = cast(Channel, job.channel)
     if job.job_metadata is not None:
         item["metadata"] = job.job_metadata
+    if job.hold is not None and job.status in _PENDING:
+        item["hold"] = cast(JobHold, job.hold)
     return item
 
 
@@ -79,13 +83,16 @@ def _error(job: JobLike) -> JobError | None:
 
 def reduced_job(job: JobLike) -> ReducedJob:
     """`{id, status, action, channel, scheduled_at}`: the creation item of actions that declare it."""
-    return ReducedJob(
+    item = ReducedJob(
         id=job.id,
         status=cast(JobStatus, job.status),
         action=job.action,
         channel=cast(Channel, job.channel),
         scheduled_at=iso(job.scheduled_at),
     )
+    if job.hold is not None and job.status in _PENDING:
+        item["hold"] = cast(JobHold, job.hold)
+    return item
 
 
 def creation_item(job: JobLike) -> Mapping[str, Any]:
