@@ -30,6 +30,8 @@ async def test_lists_own_accounts_with_design_fields(
         "status",
         "can_send",
         "can_receive",
+        "paused_reason",
+        "resume_at",
         "created_at",
     }
     assert first["created_at"].endswith("Z")

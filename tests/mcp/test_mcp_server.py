@@ -93,6 +93,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "delete_monitor",
         "list_monitor_runs",
         "list_accounts",
+        "resume_account",
         "research_public_web",
         "research_contacts",
         "get_job",

@@ -15,7 +15,8 @@ from tests.support.processes import free_port
 
 
 class Inbox:
-    """An SMTP handler that keeps what it accepts and refuses one address."""
+    """An SMTP handler that keeps what it accepts, refuses one address (a hard bounce) and throttles two
+    (`throttled@` at RCPT, `slowdown@` at the end of DATA, as Gmail's 421 4.7.28 does)."""
 
     def __init__(self) -> None:
         self.messages: list[tuple[Envelope, Message]] = []
@@ -25,11 +26,15 @@ class Inbox:
     ) -> str:
         if address.startswith("nobody@"):
             return "550 5.1.1 no such user"
+        if address.startswith("throttled@"):
+            return "450 4.7.1 Recipient address rejected: rate limited, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Session, envelope: Envelope) -> str:
         assert isinstance(envelope.content, bytes)
+        if any(to.startswith("slowdown@") for to in envelope.rcpt_tos):
+            return "421 4.7.28 Our system has detected an unusual rate of unsolicited mail"
         self.messages.append((envelope, email.message_from_bytes(envelope.content)))
         return "250 Message accepted"
 

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.accounts.operations import READ, WRITE
 from leadwire.accounts.schemas import ConnectAccountOut, public_account
-from leadwire.channels import connected, sending_policy
+from leadwire.channels import connected, pausing, sending_policy
 from leadwire.channels.sending_schemas import SendingPolicyIn, SendingPolicyOut
 from leadwire.platform.http import ToolKit, given
 
@@ -72,5 +72,19 @@ def register_tools(kit: ToolKit) -> None:
             account = await connected.get_owned_account(session, caller.user_id, account_id)
             await sending_policy.set_policy(session, account, body)
             return await sending_policy.policy_view(session, account)
+
+        return await kit.write(write)
+
+    @kit.server.tool(
+        description="Resume an auto-paused account now (its provider asked it to slow down); the sends that "
+        "waited are placed again through pacing and the policy. Returns the account."
+    )
+    async def resume_account(account_id: str) -> ConnectAccountOut:
+        caller = await kit.allowed(WRITE)
+
+        async def write(session: AsyncSession) -> ConnectAccountOut:
+            account = await connected.get_owned_account(session, caller.user_id, account_id)
+            await pausing.resume(session, account)
+            return public_account(account)
 
         return await kit.write(write)

@@ -1,4 +1,5 @@
-"""HTTP: a connected account's sending policy (v2) — daily cap, warm-up ramp, sending window."""
+"""HTTP: what keeps a connected account's sending safe (v2) — its sending policy (daily cap, warm-up
+ramp, sending window) and resuming it early after an auto-pause."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path
 
 from leadwire.accounts.operations import READ, WRITE
-from leadwire.channels import connected, sending_policy
+from leadwire.accounts.schemas import ConnectAccountOut, public_account
+from leadwire.channels import connected, pausing, sending_policy
 from leadwire.channels.sending_schemas import SendingPolicyIn, SendingPolicyOut
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
@@ -23,14 +25,14 @@ from leadwire.platform.http import (
     require,
 )
 
-router = APIRouter(prefix="/api/v2/connect/accounts/{account_id}/sending-policy", tags=["connect"])
+router = APIRouter(prefix="/api/v2/connect/accounts/{account_id}", tags=["connect"])
 Reader = Annotated[Caller, Depends(require(READ))]
 Writer = Annotated[Caller, Depends(require(WRITE))]
 AccountId = Path(description="the connected account's id (`acct_...`)")
 
 
 @router.get(
-    "",
+    "/sending-policy",
     summary="Read an account's sending policy",
     description=(
         "The daily cap, warm-up ramp and sending window v2 dispatches and post likes through this account "
@@ -46,7 +48,7 @@ async def get_sending_policy(session: Session, caller: Reader, account_id: str =
 
 
 @router.put(
-    "",
+    "/sending-policy",
     summary="Set an account's sending policy",
     description=(
         "Replaces the policy: `daily_cap` (1-10000 sends a day, counted in `timezone`, the account's IANA "
@@ -73,3 +75,21 @@ async def put_sending_policy(
     account = await connected.get_owned_account(session, caller.user_id, account_id)
     await sending_policy.set_policy(session, account, body)
     return json_response(ok_item(await sending_policy.policy_view(session, account)))
+
+
+@router.post(
+    "/resume",
+    summary="Resume an auto-paused account now",
+    description=(
+        "An account its provider asked to slow down (HTTP 429, WhatsApp 130429/131056/131048, SMTP 421 or "
+        "4.7.x) is `paused` until `resume_at`; this ends the pause now. The sends that waited for it "
+        "come due and each is placed again through the channel's pacing and the account's policy, so "
+        "they do not go out in a burst. An account that is not paused is answered as it is. Needs "
+        "`accounts:write`."
+    ),
+    responses={**documented(ItemEnvelope[ConnectAccountOut]), **errors("account_not_found")},
+)
+async def resume_account(session: Session, caller: Writer, account_id: str = AccountId) -> JSONResponse:
+    account = await connected.get_owned_account(session, caller.user_id, account_id)
+    await pausing.resume(session, account)
+    return json_response(ok_item(public_account(account)))

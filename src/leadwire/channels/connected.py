@@ -10,10 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NoReturn
 
-from sqlalchemy import Boolean, ForeignKey, Index, String, Text, select
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
+from leadwire.channels import pause_rules
 from leadwire.channels.values import CHANNELS, PROVIDERS_BY_CHANNEL, STATUSES
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.db import Base, JsonType, UtcDateTime, transaction
@@ -22,6 +23,7 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import JobContext, JobFailure
 from leadwire.platform.time import utcnow
 from leadwire.platform.users import User
+from leadwire.providers.channels import ChannelError
 
 
 class ConnectAccount(Base):
@@ -40,16 +42,22 @@ class ConnectAccount(Base):
     # Provider settings that are not secret (host, port, account ids) in clear, secrets Fernet-encrypted.
     settings: Mapped[dict[str, Any]] = mapped_column(JsonType)
     encrypted_secret: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # While `status` is `paused` (a provider said "slow down"): why, and when sending resumes by itself.
+    paused_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    resume_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    # Pauses in a row (each back-off doubles); counting starts again a day after the last pause ended.
+    pause_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 
 def account_can_send(account: ConnectAccount) -> bool:
-    return account.status == "connected" and account.can_send
+    """Can send now: connected, or paused by a pause that is over."""
+    return pause_rules.shown_status(account, utcnow()) == "connected" and account.can_send
 
 
 def account_can_receive(account: ConnectAccount) -> bool:
-    return account.status == "connected" and account.can_receive
+    return pause_rules.shown_status(account, utcnow()) == "connected" and account.can_receive
 
 
 async def add_account(
@@ -126,10 +134,11 @@ async def get_owned_account(session: AsyncSession, user_id: str, account_id: str
 
 
 def require_sendable(account: ConnectAccount) -> None:
-    """409 when the account cannot send now (docs/api.md, Errors: `connect_account_*`)."""
+    """409 when the account cannot send now (docs/api.md, Errors: `connect_account_*`). A paused account
+    takes sends: they wait for it to resume."""
     if account.status == "reconnect_required":
         raise ApiError("connect_account_reconnect_required")
-    if not account_can_send(account):
+    if not (account_can_send(account) or (account.status == "paused" and account.can_send)):
         raise ApiError("connect_account_not_sendable")
 
 
@@ -148,22 +157,27 @@ def adapter_arguments(account: ConnectAccount, secret_key: str) -> dict[str, Any
 
 async def account_for_job(ctx: JobContext, account_id: str) -> ConnectAccount:
     """The account a job acts through, as it is now: one disconnected (or gone) since the job was
-    accepted acts for nobody, and the job fails `account_disconnected`."""
+    accepted acts for nobody, and the job fails `account_disconnected`. A paused one is returned: the
+    caller holds the job (`pausing.await_turn`)."""
     async with transaction(ctx.sessionmaker) as session:
         account = await session.get(ConnectAccount, account_id)
-    if account is None or account.user_id != ctx.user_id or not account_can_send(account):
+    if account is None or account.user_id != ctx.user_id or not account.can_send:
+        raise JobFailure("account_disconnected")
+    if account.status not in ("connected", "paused"):
         raise JobFailure("account_disconnected")
     return account
 
 
-async def fail_action(
-    ctx: JobContext, account_id: str, *, code: str, sent_unknown: bool, detail: str | None = None
-) -> NoReturn:
+async def fail_action(ctx: JobContext, account_id: str, error: ChannelError) -> NoReturn:
     """Fail a job whose provider call failed: `delivery_unknown` when the provider may have acted, else
-    its code; a refused account is marked `reconnect_required` so the next request gets the 409."""
-    if code == "account_disconnected":
+    its code. A refused account is marked `reconnect_required` so the next request gets the 409; one
+    its provider asked to slow down is paused (`pausing.pause`)."""
+    if error.code == "account_disconnected" or error.pause_seconds is not None:
         async with transaction(ctx.sessionmaker) as session:
             account = await session.get(ConnectAccount, account_id)
-            if account is not None:
+            if account is not None and error.code == "account_disconnected":
                 account.status, account.updated_at = "reconnect_required", utcnow()
-    raise JobFailure("delivery_unknown" if sent_unknown else code, detail)
+            elif account is not None and error.pause_seconds is not None:
+                reason = f"{error.code}: {error.detail}" if error.detail else error.code
+                pause_rules.pause(account, reason=reason, hint_seconds=error.pause_seconds)
+    raise JobFailure("delivery_unknown" if error.sent_unknown else error.code, error.detail)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, select, update
+from sqlalchemy import ForeignKey, String, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -20,7 +20,7 @@ from leadwire.channels.connected import ConnectAccount
 from leadwire.channels.queue import record_send
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
-from leadwire.platform.jobs import NewJob, create_job
+from leadwire.platform.jobs import PENDING, Job, NewJob, create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 
@@ -94,9 +94,7 @@ async def create_paced_job(
     )
     plan = None
     if sender is not None:
-        behind = await _held_ahead(session, caller.user_id, channel, when)
-        plan = await sending_policy.place_send(session, sender, recipient, when, queued_behind=behind)
-        await _move_slot(session, caller.user_id, channel, plan.when, plan.hold)
+        plan = await _under_policy(session, caller.user_id, channel, when, sender, recipient)
         when = plan.when
     job = await create_job(
         session,
@@ -115,6 +113,53 @@ async def create_paced_job(
     if sender is not None and plan is not None:
         await record_send(session, job, sender.id, plan.timezone, plan.timezone_source)
     return job
+
+
+async def place_again(
+    session: AsyncSession,
+    user_id: str,
+    channel: str,
+    interval_seconds: int,
+    sender: ConnectAccount,
+    recipient: dict[str, Any] | None,
+    *,
+    job_id: str,
+) -> tuple[datetime, dict[str, Any] | None]:
+    """A new slot for a job that waited for a paused account, as if it were created now: the channel's
+    next slot, then the account's policy; its time and its hold (None when it may go at once)."""
+    when = await next_slot(session, user_id=user_id, channel=channel, interval_seconds=interval_seconds)
+    plan = await _under_policy(session, user_id, channel, when, sender, recipient)
+    await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=plan.when))
+    return plan.when, dict(plan.hold) if plan.hold is not None else None
+
+
+async def _under_policy(
+    session: AsyncSession,
+    user_id: str,
+    channel: str,
+    slot: datetime,
+    sender: ConnectAccount,
+    recipient: dict[str, Any] | None,
+) -> sending_policy.SendPlan:
+    behind = await _held_ahead(session, user_id, channel, slot)
+    plan = await sending_policy.place_send(session, sender, recipient, slot, queued_behind=behind)
+    await _move_slot(session, user_id, channel, plan.when, plan.hold)
+    return plan
+
+
+async def rewind(session: AsyncSession, user_id: str, channel: str, *, leaving: list[str]) -> None:
+    """Take the channel's slot back from jobs that leave their places (sends that waited for a pause,
+    placed again as they come due): to the latest job still waiting or, with none, the last one
+    started, so the spacing from what was really sent holds."""
+    others = (Job.user_id == user_id, Job.channel == channel, Job.id.not_in(leaving))
+    latest = await session.scalar(select(func.max(Job.scheduled_at)).where(*others, Job.status.in_(PENDING)))
+    if latest is None:
+        latest = await session.scalar(select(func.max(Job.started_at)).where(*others))
+    await session.execute(
+        update(PacingSlot)
+        .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
+        .values(last_scheduled_at=latest or utcnow() - timedelta(days=1), hold_reason=None)
+    )
 
 
 async def _held_ahead(session: AsyncSession, user_id: str, channel: str, slot: datetime) -> str | None:

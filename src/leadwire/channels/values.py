@@ -12,4 +12,4 @@ PROVIDERS_BY_CHANNEL = {
     "linkedin": ("sandbox", "unipile"),
     "whatsapp": ("sandbox", "whatsapp_cloud"),
 }
-STATUSES = ("connected", "reconnect_required", "disconnected")
+STATUSES = ("connected", "paused", "reconnect_required", "disconnected")

@@ -140,3 +140,15 @@ def queue(
     )
     rows = [{**send, "held_for": (send.get("hold") or {}).get("reason", "")} for send in page["items"]]
     show_page(page, "Outreach queue", QUEUE_COLUMNS, as_json, rows)
+
+
+@sending_app.command("resume")
+def resume(
+    account_id: str = AccountId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson
+) -> None:
+    """End an account's auto-pause now."""
+    item = run_sdk(api_url, api_key, lambda lw: lw.resume_account(account_id))
+    if as_json:
+        typer.echo(json.dumps(item, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{item['account_id']} {item['status']}")

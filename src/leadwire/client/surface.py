@@ -141,6 +141,10 @@ class Sending(Generic[R]):
         )
         return self._run(Call("PUT", f"{ACCOUNTS}/{account_id}/sending-policy", json=body))
 
+    def resume_account(self, account_id: str) -> R:
+        """End an auto-pause now; the account as it stands."""
+        return self._run(Call("POST", f"{ACCOUNTS}/{account_id}/resume"))
+
     def outreach_queue(
         self, *, account_id: str | None = None, limit: int | None = None, cursor: str | None = None
     ) -> R:

@@ -10,7 +10,7 @@ from typing import Any, NoReturn, Protocol
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.channels import connected, delivery
+from leadwire.channels import connected, delivery, pausing
 from leadwire.channels.pacing import create_paced_job
 from leadwire.engagement.models import EngagementLike
 from leadwire.engagement.schemas import PostLikeRequest
@@ -95,6 +95,13 @@ async def start(
 async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id: str) -> dict[str, Any]:
     """Like the most relevant recent post, at most once; `skipped` when none is relevant enough."""
     account, earlier = await _account_and_earlier_like(ctx, account_id)
+    await pausing.await_turn(
+        ctx,
+        account,
+        channel=CHANNEL,
+        interval_seconds=body.min_channel_task_interval_seconds,
+        recipient={"profile_url": body.profile_url},
+    )
     settings = ctx.runtime.settings
     adapter: LinkedInEngagement = channel_for(
         settings, **connected.adapter_arguments(account, settings.resolved_secret_key)
@@ -216,9 +223,7 @@ async def _guard(ctx: JobContext, account_id: str, call: Awaitable[list[LinkedIn
 
 async def _channel_failure(ctx: JobContext, account_id: str, error: ChannelError) -> NoReturn:
     """Fail the job with the adapter's public code; a refused account must be reconnected first."""
-    await connected.fail_action(
-        ctx, account_id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
-    )
+    await connected.fail_action(ctx, account_id, error)
 
 
 async def _forget_like(ctx: JobContext, account_id: str, post_id: str) -> None:

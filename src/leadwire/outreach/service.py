@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.channels import connected, delivery, pacing
+from leadwire.channels import connected, delivery, pacing, pausing
 from leadwire.outreach import suppressions
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.platform.callers import Caller
@@ -85,6 +85,13 @@ async def with_attachments(ctx: JobContext, payload: dict[str, Any]) -> dict[str
 async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
     """Send the message once; the result is the dispatch result (docs/api.md, Outreach dispatch by email)."""
     account = await connected.account_for_job(ctx, body.account_id)
+    await pausing.await_turn(
+        ctx,
+        account,
+        channel=body.channel,
+        interval_seconds=body.min_channel_task_interval_seconds,
+        recipient=body.recipient.model_dump(),
+    )
     settings = ctx.runtime.settings
     # Built before the delivery record: a bad account setting fails the job with nothing recorded.
     adapter = channel_for(settings, **connected.adapter_arguments(account, settings.resolved_secret_key))
@@ -98,9 +105,7 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
     except ChannelError as error:
         await delivery.fail(ctx, begun.delivery_id, error_code=error.code, sent_unknown=error.sent_unknown)
         await _learn(ctx, body, error)
-        await connected.fail_action(
-            ctx, account.id, code=error.code, sent_unknown=error.sent_unknown, detail=error.detail
-        )
+        await connected.fail_action(ctx, account.id, error)
     except Exception:
         await delivery.fail_unforeseen(ctx, begun.delivery_id)
     result = dispatch_result(receipt, recipient)

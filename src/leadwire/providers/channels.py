@@ -67,12 +67,36 @@ class LinkedInPost:
     published_at: datetime | None
 
 
-class ChannelError(ProviderError):
-    """A failed delivery; `sent_unknown` is True when the upstream may have accepted it anyway."""
+# How long an account pauses, at least, when its provider says "slow down" (a rate or throughput limit);
+# WhatsApp's spam limit (131048) asks for a day.
+RATE_LIMIT_PAUSE_SECONDS = 15 * 60
+SPAM_LIMIT_PAUSE_SECONDS = 24 * 3600
 
-    def __init__(self, code: str, detail: str | None = None, *, sent_unknown: bool = False) -> None:
+
+class ChannelError(ProviderError):
+    """A failed delivery; `sent_unknown` is True when the upstream may have accepted it anyway.
+    `pause_seconds`: the provider asked the account to slow down or stop for at least this long (the
+    account is paused, `channels/pausing.py`)."""
+
+    def __init__(
+        self,
+        code: str,
+        detail: str | None = None,
+        *,
+        sent_unknown: bool = False,
+        pause_seconds: float | None = None,
+    ) -> None:
         super().__init__(code, detail)
         self.sent_unknown = sent_unknown
+        self.pause_seconds = pause_seconds
+
+
+def retry_after_seconds(value: str | None) -> float:
+    """An HTTP `Retry-After` in seconds (0 when absent or a date: the pause's own floor applies)."""
+    try:
+        return max(0.0, float(value)) if value else 0.0
+    except ValueError:
+        return 0.0
 
 
 @runtime_checkable

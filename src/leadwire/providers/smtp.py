@@ -8,6 +8,7 @@ a timeout is reported `sent_unknown` — the server may already have queued the 
 
 from __future__ import annotations
 
+import re
 import ssl
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -16,7 +17,12 @@ from email.utils import make_msgid
 import aiosmtplib
 
 from leadwire.platform.time import utcnow
-from leadwire.providers.channels import ChannelError, DeliveryReceipt, OutboundMessage
+from leadwire.providers.channels import (
+    RATE_LIMIT_PAUSE_SECONDS,
+    ChannelError,
+    DeliveryReceipt,
+    OutboundMessage,
+)
 
 
 class SmtpEmailChannel:
@@ -80,6 +86,10 @@ class SmtpEmailChannel:
             await client.connect()  # connect, TLS and AUTH: nothing can have been sent yet
         except aiosmtplib.SMTPAuthenticationError as exc:
             raise ChannelError("account_disconnected", exc.message) from None
+        except aiosmtplib.SMTPResponseException as exc:
+            raise _throttled(exc.code, exc.message) or ChannelError(
+                "provider_unavailable", type(exc).__name__
+            ) from None
         except (aiosmtplib.SMTPException, OSError) as exc:
             raise ChannelError("provider_unavailable", type(exc).__name__) from None
         try:
@@ -87,9 +97,13 @@ class SmtpEmailChannel:
         except aiosmtplib.SMTPRecipientsRefused as exc:
             # The server's reply, e.g. `550 5.1.1 no such user` (the job's `error.detail`).
             refusals = "; ".join(f"{r.code} {r.message}" for r in exc.recipients)
+            throttled = [t for r in exc.recipients if (t := _throttled(r.code, r.message))]
+            if throttled and len(throttled) == len(exc.recipients):  # every refusal says "slow down"
+                raise throttled[0] from None
             raise ChannelError("recipient_not_found", refusals or None) from None
         except (aiosmtplib.SMTPSenderRefused, aiosmtplib.SMTPDataError) as exc:
-            raise ChannelError("provider_rejected", f"{exc.code} {exc.message}") from None
+            throttle = _throttled(exc.code, exc.message)
+            raise throttle or ChannelError("provider_rejected", f"{exc.code} {exc.message}") from None
         except (aiosmtplib.SMTPException, OSError) as exc:
             # Cut or timed out mid-transaction: the server may have queued the message already.
             raise ChannelError("provider_error", type(exc).__name__, sent_unknown=True) from None
@@ -101,3 +115,17 @@ class SmtpEmailChannel:
             provider_message_id=str(email["Message-ID"]),
             delivered_at=utcnow(),
         )
+
+
+# RFC 3463 class 4, subject 7 (security or policy status): "4.7.0 try again later", Gmail's "4.7.28 our
+# system has detected an unusual rate of unsolicited mail".
+_POLICY_DEFERRAL = re.compile(r"^\s*4\.7\.\d{1,3}\b")
+
+
+def _throttled(code: int, message: str) -> ChannelError | None:
+    """The server asking the sender to slow down (reply 421, or an enhanced status 4.7.x), as a pause."""
+    if code == 421 or _POLICY_DEFERRAL.match(message or ""):
+        return ChannelError(
+            "provider_rate_limited", f"{code} {message}", pause_seconds=RATE_LIMIT_PAUSE_SECONDS
+        )
+    return None

@@ -21,12 +21,14 @@ import httpx
 
 from leadwire.platform.time import utcnow
 from leadwire.providers.channels import (
+    RATE_LIMIT_PAUSE_SECONDS,
     Attachment,
     ChannelError,
     DeliveryReceipt,
     LinkedInPost,
     OutboundMessage,
     linkedin_profile_url,
+    retry_after_seconds,
 )
 from leadwire.providers.http import channel_request
 
@@ -197,7 +199,8 @@ class UnipileLinkedIn:
         if status in (400, 409, 422):
             return ChannelError("provider_rejected", detail)
         if status == 429:
-            return ChannelError("provider_rate_limited", detail)
+            wait = max(RATE_LIMIT_PAUSE_SECONDS, retry_after_seconds(response.headers.get("Retry-After")))
+            return ChannelError("provider_rate_limited", detail, pause_seconds=wait)
         if status >= 500:
             if acts:
                 return ChannelError("provider_error", detail, sent_unknown=True)

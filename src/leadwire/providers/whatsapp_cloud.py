@@ -18,7 +18,15 @@ import httpx
 import phonenumbers
 
 from leadwire.platform.time import utcnow
-from leadwire.providers.channels import Attachment, ChannelError, DeliveryReceipt, OutboundMessage
+from leadwire.providers.channels import (
+    RATE_LIMIT_PAUSE_SECONDS,
+    SPAM_LIMIT_PAUSE_SECONDS,
+    Attachment,
+    ChannelError,
+    DeliveryReceipt,
+    OutboundMessage,
+    retry_after_seconds,
+)
 from leadwire.providers.http import channel_request
 
 PROVIDER: Final = "whatsapp_cloud"
@@ -35,6 +43,8 @@ _AUDIO_TYPES: Final = frozenset({"audio/aac", "audio/amr", "audio/mpeg", "audio/
 _AUTH_CODES: Final = frozenset({0, 10, 102, 190, 200})
 _RATE_CODES: Final = frozenset({4, 80007, 130429, 131056})
 _RECIPIENT_CODES: Final = frozenset({131026, 131030})  # undeliverable; not in the test allow-list
+# 131048: messages restricted because earlier ones were blocked or flagged (Meta's spam rate limit).
+_SPAM_CODES: Final = frozenset({131048})
 # 131047: more than 24 hours since the customer last wrote; only a template message may be sent now.
 _REENGAGEMENT_CODES: Final = frozenset({131047})
 # 131050: the recipient chose to stop receiving marketing messages from this business.
@@ -138,8 +148,10 @@ class WhatsAppCloud:
         detail = _scrub(_error_detail(status, error), self._token)
         if status == 401 or code in _AUTH_CODES:
             return ChannelError("account_disconnected", detail)
-        if status == 429 or code in _RATE_CODES:
-            return ChannelError("provider_rate_limited", detail)
+        if status == 429 or code in _RATE_CODES or code in _SPAM_CODES:
+            floor = SPAM_LIMIT_PAUSE_SECONDS if code in _SPAM_CODES else RATE_LIMIT_PAUSE_SECONDS
+            wait = max(floor, retry_after_seconds(response.headers.get("Retry-After")))
+            return ChannelError("provider_rate_limited", detail, pause_seconds=wait)
         if code in _REENGAGEMENT_CODES:
             return ChannelError("whatsapp_reengagement_required", detail)
         if code in _OPTED_OUT_CODES:

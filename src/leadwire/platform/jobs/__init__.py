@@ -6,7 +6,7 @@ belong to the platform and to the processes that run workers.
 """
 
 from leadwire.platform.jobs.background import BackgroundTask
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.context import JobContext, JobFailure, JobHeld
 from leadwire.platform.jobs.models import Job, JobLike, NewJob
 from leadwire.platform.jobs.operations import Operation, job_operation
 from leadwire.platform.jobs.registry import ActionSpec, Handler, registry
@@ -31,6 +31,7 @@ __all__ = [
     "Job",
     "JobContext",
     "JobFailure",
+    "JobHeld",
     "JobHold",
     "JobLike",
     "NewJob",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -29,6 +30,16 @@ class JobFailure(Exception):
         self.detail = detail
 
 
+class JobHeld(Exception):
+    """Raised by a handler that must not act yet (its sending account is paused): the job goes back to
+    the queue, due at `until`, with `hold` (`{reason, until}`) shown on it, and its attempt given back."""
+
+    def __init__(self, until: datetime, hold: dict[str, Any]) -> None:
+        super().__init__(hold.get("reason"))
+        self.until = until
+        self.hold = hold
+
+
 @dataclass
 class JobContext:
     runtime: Runtime
@@ -39,6 +50,8 @@ class JobContext:
     owner: str
     # Takes (stage, percent, pending units) for this job (`progress.ProgressWriter.report`).
     report: ProgressReport | None = None
+    # The job's `hold` as it was claimed: why it waited last time (a paused account), or None.
+    hold: dict[str, Any] | None = None
     units_by_kind: dict[str, float] = field(default_factory=dict)
 
     @property

@@ -44,6 +44,7 @@ class ClaimedJob:
     attempt_count: int
     billing_status: str
     blob_bytes: int
+    hold: dict[str, Any] | None = None
 
 
 class LocalWorker(Protocol):

@@ -45,6 +45,7 @@ CLAIMED = tuple(
     _JOBS.c[name]
     for name in (
         "id", "user_id", "action", "payload", "request_id", "attempt_count", "billing_status", "blob_bytes",
+        "hold",
     )
 )  # fmt: skip
 
@@ -351,6 +352,25 @@ async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt
             Job.status.in_(UNDER_WAY),
         )
         .values(**states.requeued(now, due_at=now + timedelta(seconds=delay), attempt_back=True))
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def hold_back(
+    session: AsyncSession, *, owner: str, job_id: str, attempt: int, until: datetime, hold: dict[str, Any]
+) -> bool:
+    """Put back a job its handler held (`JobHeld`): queued again, due at `until`, showing `hold`, with its
+    claim's attempt given back (it did not run). False when it is no longer this claim's."""
+    result = await session.execute(
+        update(Job)
+        .where(
+            Job.id == job_id,
+            Job.lease_owner == owner,
+            Job.attempt_count == attempt,
+            Job.status.in_(UNDER_WAY),
+        )
+        .values(**states.requeued(utcnow(), due_at=until, attempt_back=True), hold=hold)
         .execution_options(synchronize_session=False)
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]

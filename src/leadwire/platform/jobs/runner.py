@@ -24,7 +24,7 @@ from leadwire.platform.db import is_lost_race, is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.jobs import handoff, presence, queue
 from leadwire.platform.jobs.background import background_tasks
-from leadwire.platform.jobs.context import JobContext, JobFailure
+from leadwire.platform.jobs.context import JobContext, JobFailure, JobHeld
 from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.progress import ProgressWriter
 from leadwire.platform.jobs.registry import registry
@@ -302,6 +302,7 @@ class Worker:
             attempt=job.attempt_count,
             owner=self.owner,
             report=progress.report,
+            hold=job.hold,
         )
         try:
             ran = await self._run_handler(job, ctx)
@@ -339,6 +340,9 @@ class Worker:
                 raise JobFailure("handler_error", f"no handler for {job.action}")
             result = await asyncio.wait_for(spec.handler(ctx, dict(job.payload)), spec.timeout_seconds)
             return result, None, None
+        except JobHeld as held:
+            await self._hold_back(job, held)
+            return None
         except JobFailure as failure:
             # The operator's trail: which job failed, why (a provider's own words are in the detail) and
             # the request that created it.
@@ -405,6 +409,22 @@ class Worker:
             )
             await self._commit_outcomes([failed])
         # Even the failure could not be stored: the lease expires and the job is rescued.
+
+    async def _hold_back(self, job: Any, held: JobHeld) -> None:
+        """Queue again a job its handler held; should the write fail, the lease expires and the job is
+        rescued, and its handler holds it again."""
+        try:
+            async with transaction(self.runtime.sessionmaker) as session:
+                await queue.hold_back(
+                    session,
+                    owner=self.owner,
+                    job_id=job.id,
+                    attempt=job.attempt_count,
+                    until=held.until,
+                    hold=held.hold,
+                )
+        except Exception as failed:
+            _log_step_failure(f"holding back job {job.id}", failed)
 
     async def _retry_later(self, job: Any, exc: Exception, failures: int) -> None:
         """Hand the job back with its claim's attempt (the database failed, not the job), due again

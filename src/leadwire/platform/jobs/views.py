@@ -59,8 +59,12 @@ def public_job(job: JobLike) -> PublicJob:
     if job.job_metadata is not None:
         item["metadata"] = job.job_metadata
     if job.hold is not None and job.status in _PENDING:
-        item["hold"] = cast(JobHold, job.hold)
+        item["hold"] = _hold(job.hold)
     return item
+
+
+def _hold(hold: Mapping[str, Any]) -> JobHold:
+    return JobHold(reason=hold["reason"], until=hold["until"])
 
 
 def _resource(job: JobLike) -> JobResource:
@@ -91,7 +95,7 @@ def reduced_job(job: JobLike) -> ReducedJob:
         scheduled_at=iso(job.scheduled_at),
     )
     if job.hold is not None and job.status in _PENDING:
-        item["hold"] = cast(JobHold, job.hold)
+        item["hold"] = _hold(job.hold)
     return item
 
 
