@@ -1,6 +1,6 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
-from leadwire.channels import connected, delivery, pacing, queue, sending_policy
+from leadwire.channels import connected, delivery, pacing, queue, sending_policy, touches
 from leadwire.engagement import models as engagement_models
 from leadwire.outreach import models as outreach_models
 from leadwire.platform import idempotency_models, users
@@ -24,6 +24,7 @@ __all__ = [
     "pacing",
     "queue",
     "sending_policy",
+    "touches",
     "users",
     "webhooks_models",
     "websets_models",

@@ -15,8 +15,9 @@ from sqlalchemy import ForeignKey, String, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
-from leadwire.channels import sending_policy
+from leadwire.channels import sending_policy, touches
 from leadwire.channels.connected import ConnectAccount
+from leadwire.channels.deferral import deferral
 from leadwire.channels.queue import record_send
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
@@ -89,13 +90,17 @@ async def create_paced_job(
     (a refused creation gives the slot back with everything else); `blobs` as in `create_job`, under the
     account's cap on queued bytes. With a `sender`, its sending policy may hold the job past the slot
     (the job's `hold` says why and until when) and the send is listed in the account's queue."""
-    when = await next_slot(
-        session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
-    )
-    plan = None
-    if sender is not None:
+    plan, hold = None, None
+    waits = await deferral(session, sender, recipient, channel, utcnow()) if sender is not None else None
+    if waits is not None:  # no slot yet: placed when it comes due, so it holds up nothing meanwhile
+        when, hold = waits.until, waits.hold()
+    else:
+        when = await next_slot(
+            session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
+        )
+    if sender is not None and waits is None:
         plan = await _under_policy(session, caller.user_id, channel, when, sender, recipient)
-        when = plan.when
+        when, hold = plan.when, dict(plan.hold) if plan.hold is not None else None
     job = await create_job(
         session,
         runtime.notifier,
@@ -108,10 +113,16 @@ async def create_paced_job(
         draining=runtime.draining,
         blobs=blobs,
         queued_bytes_limit=runtime.settings.queued_bytes_per_account,
-        hold=dict(plan.hold) if plan is not None and plan.hold is not None else None,
+        hold=hold,
     )
-    if sender is not None and plan is not None:
-        await record_send(session, job, sender.id, plan.timezone, plan.timezone_source)
+    if sender is not None:
+        zone = (plan.timezone, plan.timezone_source) if plan is not None else (None, None)
+        await record_send(session, job, sender.id, *zone)
+        keys = touches.person_keys(recipient)
+        if keys:
+            await touches.record(
+                session, user_id=caller.user_id, job_id=job.id, channel=channel, keys=keys, at=when
+            )
     return job
 
 
@@ -130,6 +141,7 @@ async def place_again(
     when = await next_slot(session, user_id=user_id, channel=channel, interval_seconds=interval_seconds)
     plan = await _under_policy(session, user_id, channel, when, sender, recipient)
     await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=plan.when))
+    await touches.move(session, job_id, plan.when)
     return plan.when, dict(plan.hold) if plan.hold is not None else None
 
 

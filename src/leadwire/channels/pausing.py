@@ -18,8 +18,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.channels import pacing
+from leadwire.channels import pacing, touches
 from leadwire.channels.connected import ConnectAccount
+from leadwire.channels.deferral import DEFERRED, deferral
 from leadwire.channels.pause_rules import paused_now
 from leadwire.channels.queue import ScheduledSend
 from leadwire.platform.db import transaction
@@ -64,19 +65,26 @@ async def await_turn(
     interval_seconds: int,
     recipient: dict[str, Any],
 ) -> None:
-    """Before a job acts through `account`: while it is paused, back to the queue until it resumes; once a
-    pause it waited for is over, placed again (pacing and policy) and back to the queue unless its new
-    slot is now."""
+    """Before a job acts through `account`: while it is paused, back to the queue until it resumes. A job
+    that waited without a place (`deferral.DEFERRED`: a pause, a person touched elsewhere) is placed
+    now (pacing and policy) and goes back to the queue unless its new slot is now."""
     now = utcnow()
     if paused_now(account, now):
         assert account.resume_at is not None
         raise JobHeld(account.resume_at, {"reason": "paused", "until": iso(account.resume_at)})
-    if not ctx.hold or ctx.hold.get("reason") != "paused" or ctx.hold.get("placed"):
+    if not ctx.hold or ctx.hold.get("reason") not in DEFERRED or ctx.hold.get("placed"):
         return
     async with transaction(ctx.sessionmaker) as session:
-        when, hold = await pacing.place_again(
-            session, ctx.user_id, channel, interval_seconds, account, recipient, job_id=ctx.job_id
-        )
+        waits = await deferral(session, account, recipient, channel, now)
+        if waits is not None:  # the person was reached elsewhere since: wait again
+            await touches.move(session, ctx.job_id, waits.until)
+        else:
+            when, hold = await pacing.place_again(
+                session, ctx.user_id, channel, interval_seconds, account, recipient, job_id=ctx.job_id
+            )
+    if waits is not None:
+        raise JobHeld(waits.until, waits.hold())
     if when > now + GRACE:
         # Marked as placed: when it comes due again it sends, rather than being placed once more.
-        raise JobHeld(when, {**(hold or {"reason": "paused", "until": iso(when)}), "placed": True})
+        waited = {"reason": ctx.hold["reason"], "until": iso(when)}
+        raise JobHeld(when, {**(hold or waited), "placed": True})

@@ -121,9 +121,6 @@ async def place_send(
     queued right behind a held one (`queued_behind`: that one's reason) is held for the same reason."""
     row = await _row(session, account.id)
     rules = _rules(row, account.channel)
-    paused_reason = None
-    if account.status == "paused" and account.resume_at is not None and account.resume_at > earliest:
-        earliest, paused_reason = account.resume_at, "paused"
     zone, source = rules.timezone, None
     if rules.window is not None:
         if rules.window.timezone == "recipient":
@@ -143,7 +140,7 @@ async def place_send(
     else:
         counted.scheduled += 1
     await session.flush()
-    reason = paused_reason or placed.reason or queued_behind
+    reason = placed.reason or queued_behind
     hold = Hold(reason=cast(Any, reason), until=iso(placed.when)) if reason else None
     return SendPlan(placed.when, hold, zone if source else None, source)
 

@@ -40,6 +40,9 @@ class AttachmentIn(BaseModel):
 
 
 class RecipientIn(BaseModel):
+    """The channel's own field is required; the others, when given, say who the person is on the other
+    channels (one touch per person across channels) and are never sent to."""
+
     address: str | None = Field(default=None, description="email: the address (required)")
     name: str | None = Field(default=None, description="email: display name")
     profile_url: str | None = Field(default=None, description="linkedin: https://www.linkedin.com/in/<slug>")
@@ -121,7 +124,8 @@ def _check(data: dict[str, Any]) -> dict[str, Any]:
         raise ApiError("invalid_channel", param="channel")
     if data.get("action") != "outreach":
         raise ApiError("invalid_action", param="action")
-    checked_recipient = _RECIPIENT_RULES[channel](_object(data.get("recipient"), "recipient"))
+    raw_recipient = _object(data.get("recipient"), "recipient")
+    checked_recipient = {**_RECIPIENT_RULES[channel](raw_recipient), **_linked(raw_recipient, channel)}
     content = _object(data.get("content"), "content")
     attachments = _attachments(content, channel)
     checked_content = _content(content, channel, attachments)
@@ -201,6 +205,18 @@ _RECIPIENT_RULES = {
     "linkedin": _linkedin_recipient,
     "whatsapp": _whatsapp_recipient,
 }
+CHANNEL_FIELD = {"email": "address", "linkedin": "profile_url", "whatsapp": "phone"}
+
+
+def _linked(recipient: dict[str, Any], channel: str) -> dict[str, Any]:
+    """The person's identifiers on the other channels, when given (an email dispatch with the person's
+    `profile_url` and `phone`, say, from a contacts result): checked and normalised as on their own
+    channel, and used only to know it is the same person (one touch per person across channels)."""
+    linked = {}
+    for other, field in CHANNEL_FIELD.items():
+        if other != channel and _text(recipient.get(field), f"recipient.{field}") is not None:
+            linked[field] = _RECIPIENT_RULES[other](recipient)[field]
+    return linked
 
 
 def _attachments(content: dict[str, Any], channel: str) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.channels import connected, delivery, pacing, pausing
 from leadwire.outreach import suppressions
-from leadwire.outreach.schemas import DispatchRequest
+from leadwire.outreach.schemas import CHANNEL_FIELD, DispatchRequest
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import transaction
 from leadwire.platform.errors import ApiError
@@ -146,15 +146,21 @@ def dispatch_result(receipt: DeliveryReceipt, recipient: str) -> dict[str, Any]:
 
 
 def _recipient_key(body: DispatchRequest) -> str:
-    recipient = body.recipient
-    return str(recipient.address or recipient.profile_url or recipient.phone)
+    return str(_own_recipient(body)[CHANNEL_FIELD[body.channel]])
+
+
+def _own_recipient(body: DispatchRequest) -> dict[str, Any]:
+    """What the channel sends to: its own field (and an email's display name), not the identifiers the
+    dispatch gave of the person on other channels."""
+    own = {CHANNEL_FIELD[body.channel], "name"} if body.channel == "email" else {CHANNEL_FIELD[body.channel]}
+    return body.recipient.model_dump(include=own, exclude_none=True)
 
 
 def _message(delivery_id: str, body: DispatchRequest) -> OutboundMessage:
     content = body.content
     return OutboundMessage(
         delivery_id=delivery_id,
-        recipient=body.recipient.model_dump(exclude_none=True),
+        recipient=_own_recipient(body),
         subject=content.subject,
         text=content.text,
         html=content.html,
