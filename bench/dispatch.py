@@ -6,9 +6,11 @@
    same server and database, `GET /api/v2/jobs/{id}` requests/s; ratio = dispatch ÷ job read. The
    business plan's outreach limit (300/min per key) would cap the load at a few requests a second, so
    both run with bench/plugins/unlimited.py (the limiter still runs; only its numbers change). Beside
-   it, a second sender whose suppression list holds `--suppressions` (100,000) entries, loaded in turns
-   with the first (3 rounds each, medians): each of its dispatches also looks its recipient up in the
-   list; ratio = with the list ÷ without it.
+   it, a second sender with everything sender safety adds on the path: a suppression list of
+   `--suppressions` (100,000) entries, a sending policy (cap, ramp, a window in the recipient's zone,
+   told from a `.de` address) and a recipient carrying the person's phone and profile (one touch per
+   person). Loaded in turns with the first sender's v1 dispatches, which are what a dispatch was before
+   sender safety (pacing only, no list, no policy): 3 rounds each, medians; ratio = safe ÷ v1.
 2. Time from `scheduled_at` to delivered (the result's `delivered_at`) for due dispatches, p50 and p95:
    `leadwire api` + `leadwire worker`, 40 accounts each sending one email (each account's first dispatch
    is due at once). Baseline: the sandbox email adapter alone appending the same message to the
@@ -75,6 +77,19 @@ async def _suppress_many(database_url: str, user_id: str, count: int) -> None:
         await engine.dispose()
 
 
+SAFE_POLICY = {
+    "daily_cap": 10_000,
+    "ramp": {"start": 5_000, "step_per_day": 500, "max": 10_000},
+    "window": {"days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"], "start": "00:00", "end": "23:59"},
+    "timezone": "Europe/Berlin",
+}
+SAFE_RECIPIENT = {
+    "address": "jane@acme.de",
+    "phone": "+4915123456789",
+    "profile_url": "linkedin.com/in/jane-doe",
+}
+
+
 async def _load(base: str, keys: list[str], seconds: float, connections: int, request: Any) -> float:
     """Requests/s of `request(client, key)` from `connections` concurrent users; every answer must be 2xx."""
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
@@ -122,7 +137,26 @@ def creation_rate(label: str, database_url: str | None, tmp: Path, args: argpars
 
             return post
 
-        post, post_listed = poster(account_id), poster(listed_account)
+        post = poster(account_id)
+        safe_body = {**EMAIL, "account_id": listed_account, "recipient": SAFE_RECIPIENT}
+        httpx.put(
+            f"{base}/api/v2/connect/accounts/{listed_account}/sending-policy",
+            json=SAFE_POLICY,
+            headers={"Authorization": f"Bearer {listed_keys[0]}"},
+        ).raise_for_status()
+
+        def post_listed(client: httpx.AsyncClient, key: str) -> Any:
+            return client.post(
+                "/api/v2/outreach/dispatches", json=safe_body, headers={"Authorization": f"Bearer {key}"}
+            )
+
+        def post_v1(client: httpx.AsyncClient, key: str) -> Any:
+            return client.post(
+                "/api/v1/outreach/dispatches",
+                json={**EMAIL, "account_id": account_id},
+                headers={"Authorization": f"Bearer {key}"},
+            )
+
         first = httpx.post(
             f"{base}/api/v2/outreach/dispatches",
             json={**EMAIL, "account_id": account_id},
@@ -135,18 +169,21 @@ def creation_rate(label: str, database_url: str | None, tmp: Path, args: argpars
 
         asyncio.run(_load(base, keys, 1.5, args.connections, post))  # warm-up
         asyncio.run(_load(base, listed_keys, 1.5, args.connections, post_listed))
-        rounds: list[tuple[float, float]] = []
+        asyncio.run(_load(base, keys, 1.5, args.connections, post_v1))
+        rounds: list[tuple[float, float, float]] = []
         for _ in range(3):
             plain = asyncio.run(_load(base, keys, args.duration / 3, args.connections, post))
             listed = asyncio.run(_load(base, listed_keys, args.duration / 3, args.connections, post_listed))
-            rounds.append((plain, listed))
+            v1 = asyncio.run(_load(base, keys, args.duration / 3, args.connections, post_v1))
+            rounds.append((plain, listed, v1))
         dispatches = statistics.median(r[0] for r in rounds)
         listed = statistics.median(r[1] for r in rounds)
+        paced_only = statistics.median(r[2] for r in rounds)
         reads = asyncio.run(_load(base, keys, args.duration, args.connections, get))
     bs.emit_triple(
-        f"dispatch_create_rps_{label}_with_{args.suppressions}_suppressions", listed, dispatches, "req/s",
-        ratio=bs.safe_ratio(listed, dispatches),
-        target="baseline: a sender with no suppression list, in turns on the same server (medians of 3)",
+        f"dispatch_create_rps_{label}_safe_{args.suppressions}_suppressions", listed, paced_only, "req/s",
+        ratio=bs.safe_ratio(listed, paced_only),
+        target="baseline: v1 dispatches (pacing only: the path before sender safety), in turns, medians of 3",
     )  # fmt: skip
     bs.emit_triple(
         f"dispatch_create_rps_{label}", dispatches, reads, "req/s",

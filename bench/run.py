@@ -46,6 +46,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("job_poll_payload.py", []),
     ("soak.py", []),
     ("dispatch.py", []),
+    ("held_queue.py", []),
     ("customs.py", []),
     ("customs_scale.py", []),
     ("search_scale.py", []),

@@ -48,6 +48,17 @@ async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interv
 
     A cancelled job keeps its slot (docs/api.md, Pacing of outreach), so the slot only ever moves forward.
     """
+    when, slot = await _reserve(session, user_id=user_id, channel=channel, interval_seconds=interval_seconds)
+    if slot is not None:
+        await session.flush()
+    return when
+
+
+async def _reserve(
+    session: AsyncSession, *, user_id: str, channel: str, interval_seconds: int
+) -> tuple[datetime, PacingSlot | None]:
+    """The next slot and the locked row, moved to it but not flushed (None: the row was just created at
+    the slot)."""
     now = utcnow()
     # The row may not exist yet and two first jobs may race to create it: insert-if-absent, then lock.
     created = await session.execute(
@@ -57,7 +68,7 @@ async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interv
         .returning(PacingSlot.user_id)
     )
     if created.scalar_one_or_none() is not None:
-        return now
+        return now, None
     slot = (
         await session.execute(
             select(PacingSlot)
@@ -68,8 +79,7 @@ async def next_slot(session: AsyncSession, *, user_id: str, channel: str, interv
     ).scalar_one()
     when = max(now, slot.last_scheduled_at + timedelta(seconds=interval_seconds))
     slot.last_scheduled_at = when
-    await session.flush()
-    return when
+    return when, slot
 
 
 async def create_paced_job(
@@ -94,12 +104,12 @@ async def create_paced_job(
     waits = await deferral(session, sender, recipient, channel, utcnow()) if sender is not None else None
     if waits is not None:  # no slot yet: placed when it comes due, so it holds up nothing meanwhile
         when, hold = waits.until, waits.hold()
-    else:
+    elif sender is None:
         when = await next_slot(
             session, user_id=caller.user_id, channel=channel, interval_seconds=interval_seconds
         )
-    if sender is not None and waits is None:
-        plan = await _under_policy(session, caller.user_id, channel, when, sender, recipient)
+    else:
+        plan = await _under_policy(session, caller.user_id, channel, interval_seconds, sender, recipient)
         when, hold = plan.when, dict(plan.hold) if plan.hold is not None else None
     job = await create_job(
         session,
@@ -138,8 +148,7 @@ async def place_again(
 ) -> tuple[datetime, dict[str, Any] | None]:
     """A new slot for a job that waited for a paused account, as if it were created now: the channel's
     next slot, then the account's policy; its time and its hold (None when it may go at once)."""
-    when = await next_slot(session, user_id=user_id, channel=channel, interval_seconds=interval_seconds)
-    plan = await _under_policy(session, user_id, channel, when, sender, recipient)
+    plan = await _under_policy(session, user_id, channel, interval_seconds, sender, recipient)
     await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=plan.when))
     await touches.move(session, job_id, plan.when)
     return plan.when, dict(plan.hold) if plan.hold is not None else None
@@ -149,13 +158,24 @@ async def _under_policy(
     session: AsyncSession,
     user_id: str,
     channel: str,
-    slot: datetime,
+    interval_seconds: int,
     sender: ConnectAccount,
     recipient: dict[str, Any] | None,
 ) -> sending_policy.SendPlan:
-    behind = await _held_ahead(session, user_id, channel, slot)
-    plan = await sending_policy.place_send(session, sender, recipient, slot, queued_behind=behind)
-    await _move_slot(session, user_id, channel, plan.when, plan.hold)
+    """The channel's next slot, then the first instant after it the sender's policy allows; the slot row
+    (still locked) moves to it, with the hold it had (a job right behind a held one waits for the same
+    reason)."""
+    slot_time, row = await _reserve(
+        session, user_id=user_id, channel=channel, interval_seconds=interval_seconds
+    )
+    behind = row.hold_reason if row is not None and slot_time > utcnow() else None
+    plan = await sending_policy.place_send(session, sender, recipient, slot_time, queued_behind=behind)
+    reason = plan.hold["reason"] if plan.hold else None
+    if row is not None:
+        row.last_scheduled_at, row.hold_reason = plan.when, reason
+    elif plan.when != slot_time or reason is not None:
+        await _move_slot(session, user_id, channel, plan.when, plan.hold)
+    await session.flush()  # the slot and the day's count, in one go
     return plan
 
 
@@ -172,16 +192,6 @@ async def rewind(session: AsyncSession, user_id: str, channel: str, *, leaving: 
         .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
         .values(last_scheduled_at=latest or utcnow() - timedelta(days=1), hold_reason=None)
     )
-
-
-async def _held_ahead(session: AsyncSession, user_id: str, channel: str, slot: datetime) -> str | None:
-    """The hold of the job just ahead when this slot is in the future only because of it."""
-    if slot <= utcnow():
-        return None
-    reason: str | None = await session.scalar(
-        select(PacingSlot.hold_reason).where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
-    )
-    return reason
 
 
 async def _move_slot(

@@ -94,13 +94,12 @@ async def _row(session: AsyncSession, account_id: str) -> SendingPolicy | None:
     return await session.get(SendingPolicy, account_id)
 
 
-async def _used(session: AsyncSession, account_id: str, since: date) -> dict[date, int]:
-    rows = await session.execute(
-        select(SendingDay.day, SendingDay.scheduled).where(
-            SendingDay.account_id == account_id, SendingDay.day >= since
-        )
+async def _used(session: AsyncSession, account_id: str, since: date) -> dict[date, SendingDay]:
+    """The account's day rows from `since` on (loaded as objects: the one counted on is then at hand)."""
+    rows = await session.scalars(
+        select(SendingDay).where(SendingDay.account_id == account_id, SendingDay.day >= since)
     )
-    return {day: count for day, count in rows}
+    return {row.day: row for row in rows}
 
 
 async def touch_interval_hours(session: AsyncSession, account_id: str) -> int:
@@ -127,19 +126,18 @@ async def place_send(
             zone, source = recipient_timezone(recipient or {}, fallback=rules.timezone)
         else:
             zone, source = rules.window.timezone, "policy"
-    used = await _used(session, account.id, local_day(earliest, rules.timezone))
-    placed = place(rules, earliest, zone, used)
+    days = await _used(session, account.id, local_day(earliest, rules.timezone))
+    placed = place(rules, earliest, zone, {day: row.scheduled for day, row in days.items()})
     if placed.when > utcnow() + timedelta(days=HORIZON_DAYS):
         raise ApiError(
             "sending_queue_full", detail=f"the account's next free slot is over {HORIZON_DAYS} days away"
         )
     day = local_day(placed.when, rules.timezone)
-    counted = await session.get(SendingDay, (account.id, day))
+    counted = days.get(day)
     if counted is None:
         session.add(SendingDay(account_id=account.id, day=day, scheduled=1))
     else:
         counted.scheduled += 1
-    await session.flush()
     reason = placed.reason or queued_behind
     hold = Hold(reason=cast(Any, reason), until=iso(placed.when)) if reason else None
     return SendPlan(placed.when, hold, zone if source else None, source)
@@ -149,7 +147,8 @@ async def policy_view(session: AsyncSession, account: ConnectAccount) -> Sending
     row = await _row(session, account.id)
     rules = _rules(row, account.channel)
     today = local_day(utcnow(), rules.timezone)
-    scheduled = (await _used(session, account.id, today)).get(today, 0)
+    row_today = (await _used(session, account.id, today)).get(today)
+    scheduled = row_today.scheduled if row_today is not None else 0
     return SendingPolicyOut(
         account_id=account.id,
         channel=account.channel,
