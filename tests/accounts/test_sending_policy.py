@@ -185,6 +185,26 @@ async def test_outside_the_recipients_window_a_dispatch_waits_for_its_opening(
     assert [(q["job_id"], q["timezone_source"]) for q in queued][-1] == (unplaced["id"], "phone")
 
 
+async def test_a_send_past_a_year_ahead_is_sending_queue_full_on_rest_and_mcp(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create()
+    account_id = await accounts.connect(owner.user_id, "email")
+    weekly = {"days": ["wed"], "start": "09:00", "end": "10:00", "timezone": "UTC"}
+    await _policy(client, owner, account_id, daily_cap=1, window=weekly)  # one send a week
+    placed = 0
+    while (
+        response := await client.post(V2, json=email(account_id), headers=owner.headers)
+    ).status_code == 202:
+        placed += 1
+        assert placed <= 54, "the horizon never ended the queue"
+    assert_error(response, 409, "sending_queue_full")
+    assert placed in (52, 53)  # a year of Wednesdays
+    body = {k: v for k, v in email(account_id).items() if k != "action"}
+    tool = await call(client, owner.headers, "dispatch_outreach", **body)
+    assert error_code(tool) == "sending_queue_full"
+
+
 async def test_twenty_concurrent_dispatches_never_pass_the_cap(
     client: httpx.AsyncClient, accounts: AccountFactory
 ) -> None:

@@ -255,3 +255,34 @@ async def test_resume_on_every_face(
     assert cli.exit_code == 0 and f"{account_ids[1]} connected" in cli.output
     assert tool["structuredContent"]["status"] == "connected"
     assert [(await _listed(client, owner, a))["status"] for a in account_ids] == ["connected"] * 3
+
+
+async def test_held_jobs_leave_the_workers_slots_free_and_a_v1_send_waits_for_the_pause_too(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    owner, other_owner = await accounts.create(), await accounts.create()
+    mailbox = await accounts.connect(owner.user_id, "email")
+    phone = await accounts.connect(owner.user_id, "whatsapp")
+    free_box = await accounts.connect(other_owner.user_id, "email")
+    v1 = assert_ok(
+        await client.post("/api/v1/outreach/dispatches", json=email(mailbox), headers=owner.headers), 202
+    )
+    v2 = assert_ok(await client.post(DISPATCH, json=whatsapp(phone), headers=owner.headers), 202)
+    held = [v1["item"], v2["item"]]
+    for account_id in (mailbox, phone):
+        await _pause(runtime, account_id)
+    async with running_worker(runtime, concurrency=1):
+        for job in held:
+            await _until_held(client, owner, job["id"])
+        # One worker slot, two jobs held back: the slot is still free for the next due send.
+        free = assert_ok(await client.post(DISPATCH, json=email(free_box), headers=other_owner.headers), 202)
+        done = await poll_job(client, other_owner.headers, free["item"]["id"], until=DONE)
+    assert done["status"] == "succeeded"
+    for account_id in (mailbox, phone):  # released by the resume, v1 and v2 alike
+        resumed = await client.post(f"{ACCOUNTS}/{account_id}/resume", headers=owner.headers)
+        assert assert_ok(resumed)["item"]["status"] == "connected"
+    async with running_worker(runtime):
+        finished = [await poll_job(client, owner.headers, job["id"], until=DONE) for job in held]
+    assert [job["status"] for job in finished] == ["succeeded", "succeeded"]
+    outbox = Outbox(runtime.settings.data_dir)
+    assert len(outbox.read("email")) == 2 and len(outbox.read("whatsapp")) == 1

@@ -109,26 +109,52 @@ async def test_made_due_early_it_is_held_again_and_once_the_touch_is_gone_it_is_
 ) -> None:
     owner = await accounts.create()
     sender = await _senders(accounts, owner)
+    # The email is placed a minute out (the first slot is taken), so it is still waiting below.
+    await _dispatch(client, owner, email(sender["email"], recipient={"address": "bob@acme.example"}))
     first = await _dispatch(client, owner, email(sender["email"], recipient=JANE))
     held = await _dispatch(client, owner, whatsapp(sender["whatsapp"]))
+    assert held["hold"]["reason"] == "person_touched"
     outbox = Outbox(runtime.settings.data_dir)
-    assert_ok(
-        await client.post(f"/api/v2/jobs/{first['id']}/cancel", headers=owner.headers)
-    )  # email stays out
-    # Another touch of her, 24 h before `held` could go: an email a minute out (pacing), still waiting.
-    second = await _dispatch(client, owner, email(sender["email"], recipient=JANE))
     await _make_due(runtime, held["id"])
     async with running_worker(runtime):
         job = await _until(client, owner, held["id"], lambda j: j["status"] == "queued" and j.get("hold"))
     assert job["hold"]["reason"] == "person_touched" and job["attempt_count"] == 0
+    assert job["started_at"] is None
     assert parse(job["scheduled_at"]) > utcnow() + timedelta(hours=23)
     assert outbox.read("whatsapp") == []
-    assert_ok(await client.post(f"/api/v2/jobs/{second['id']}/cancel", headers=owner.headers))
+    assert_ok(await client.post(f"/api/v2/jobs/{first['id']}/cancel", headers=owner.headers))
     await _make_due(runtime, held["id"])
     async with running_worker(runtime):
         done = await poll_job(client, owner.headers, held["id"], until=("succeeded", "failed"))
         await asyncio.sleep(0.3)
     assert done["status"] == "succeeded" and len(outbox.read("whatsapp")) == 1
+
+
+async def test_two_sends_accepted_at_once_to_one_person_never_wait_for_each_other(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """Both placed (as when two creations race): when due, the newer yields to the older and the older
+    sends; neither is put off by the other forever."""
+    owner = await accounts.create()
+    sender = await _senders(accounts, owner)
+    policy = f"/api/v2/connect/accounts/{sender['email']}/sending-policy"
+    assert_ok(
+        await client.put(
+            policy, json={"daily_cap": 50, "person_touch_interval_hours": 0}, headers=owner.headers
+        )
+    )
+    older = await _dispatch(client, owner, whatsapp(sender["whatsapp"]))
+    newer = await _dispatch(client, owner, email(sender["email"], recipient=JANE))  # its rule is off now
+    assert "hold" not in newer
+    assert_ok(await client.put(policy, json={"daily_cap": 50}, headers=owner.headers))  # and on again
+    outbox = Outbox(runtime.settings.data_dir)
+    async with running_worker(runtime):
+        sent = await poll_job(client, owner.headers, older["id"], until=("succeeded", "failed"))
+        waiting = await _until(client, owner, newer["id"], lambda j: j.get("hold"))
+    assert sent["status"] == "succeeded" and len(outbox.read("whatsapp")) == 1
+    assert waiting["hold"]["reason"] == "person_touched" and outbox.read("email") == []
+    policy_now = assert_ok(await client.get(policy, headers=owner.headers))["item"]
+    assert policy_now["today"]["scheduled"] == 0  # its count given back when it was put off
 
 
 async def _until(client: httpx.AsyncClient, owner: TestAccount, job_id: str, condition: Any) -> Any:

@@ -13,16 +13,19 @@ from leadwire.channels import connected, pausing, sending_policy
 from leadwire.channels.sending_schemas import SendingPolicyIn, SendingPolicyOut
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
+    Idempotency,
     ItemEnvelope,
     JSONResponse,
     Session,
     documented,
     errors,
+    idempotent,
     json_body,
     json_response,
     ok_item,
     openapi_body,
     require,
+    respond,
 )
 
 router = APIRouter(prefix="/api/v2/connect/accounts/{account_id}", tags=["connect"])
@@ -87,9 +90,17 @@ async def put_sending_policy(
         "they do not go out in a burst. An account that is not paused is answered as it is. Needs "
         "`accounts:write`."
     ),
-    responses={**documented(ItemEnvelope[ConnectAccountOut]), **errors("account_not_found")},
+    responses={
+        **documented(ItemEnvelope[ConnectAccountOut]),
+        **errors("account_not_found", "idempotency_conflict", "idempotency_key_in_progress"),
+    },
 )
-async def resume_account(session: Session, caller: Writer, account_id: str = AccountId) -> JSONResponse:
+async def resume_account(
+    session: Session,
+    caller: Writer,
+    account_id: str = AccountId,
+    idem: Idempotency = Depends(idempotent()),
+) -> JSONResponse:
     account = await connected.get_owned_account(session, caller.user_id, account_id)
     await pausing.resume(session, account)
-    return json_response(ok_item(public_account(account)))
+    return await respond(session, idem, ok_item(public_account(account)))

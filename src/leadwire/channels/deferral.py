@@ -35,17 +35,24 @@ async def deferral(
     recipient: dict[str, Any] | None,
     channel: str,
     slot: datetime,
+    *,
+    before_job: str | None = None,
 ) -> Deferral | None:
     """`{reason, until}` when the send must wait past `slot` for its account's pause or for the person's
-    last touch on another channel; None when it may be placed now."""
+    last touch on another channel; None when it may be placed now. `before_job`: only touches of sends
+    created before that job count (a send yields to older ones only, so two never wait for each other)."""
     if paused_now(account, slot) and account.resume_at is not None:
         return Deferral("paused", account.resume_at)
+    keys = touches.person_keys(recipient)
+    if not keys:
+        return None
     hours = await sending_policy.touch_interval_hours(session, account.id)
     if hours <= 0:
         return None
     interval = timedelta(hours=hours)
-    keys = touches.person_keys(recipient)
-    last = await touches.last_touch_elsewhere(session, account.user_id, keys, channel, slot - interval)
+    last = await touches.last_touch_elsewhere(
+        session, account.user_id, keys, channel, slot - interval, before_job=before_job
+    )
     if last is None or last + interval <= slot:
         return None
     return Deferral("person_touched", last + interval)

@@ -17,11 +17,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.channels import sending_policy, touches
 from leadwire.channels.connected import ConnectAccount
-from leadwire.channels.deferral import deferral
+from leadwire.channels.deferral import DEFERRED, deferral
 from leadwire.channels.queue import record_send
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import Base, UtcDateTime, dialect_insert
-from leadwire.platform.jobs import PENDING, Job, NewJob, create_job
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs import PENDING, Job, JobFailure, NewJob, create_job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 
@@ -141,17 +142,40 @@ async def place_again(
     user_id: str,
     channel: str,
     interval_seconds: int,
-    sender: ConnectAccount,
+    sender: ConnectAccount | None,
     recipient: dict[str, Any] | None,
     *,
     job_id: str,
 ) -> tuple[datetime, dict[str, Any] | None]:
-    """A new slot for a job that waited for a paused account, as if it were created now: the channel's
-    next slot, then the account's policy; its time and its hold (None when it may go at once)."""
-    plan = await _under_policy(session, user_id, channel, interval_seconds, sender, recipient)
-    await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=plan.when))
-    await touches.move(session, job_id, plan.when)
-    return plan.when, dict(plan.hold) if plan.hold is not None else None
+    """A slot for a job that waited without one (a pause, a person touched elsewhere), as if it were
+    created now: the channel's next slot, then the sender's policy (none for a v1 job). The job's time
+    and hold are written here, in the transaction that takes the slot and the day's count."""
+    try:
+        return await _place_again(session, user_id, channel, interval_seconds, sender, recipient, job_id)
+    except ApiError as refused:  # past the horizon: the job cannot be placed (`sending_queue_full`)
+        raise JobFailure(refused.code, refused.detail) from None
+
+
+async def _place_again(
+    session: AsyncSession,
+    user_id: str,
+    channel: str,
+    interval_seconds: int,
+    sender: ConnectAccount | None,
+    recipient: dict[str, Any] | None,
+    job_id: str,
+) -> tuple[datetime, dict[str, Any] | None]:
+    if sender is None:
+        when, hold = (
+            await next_slot(session, user_id=user_id, channel=channel, interval_seconds=interval_seconds),
+            None,
+        )
+    else:
+        plan = await _under_policy(session, user_id, channel, interval_seconds, sender, recipient)
+        when, hold = plan.when, dict(plan.hold) if plan.hold is not None else None
+    await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=when, hold=hold))
+    await touches.move(session, job_id, when)
+    return when, hold
 
 
 async def _under_policy(
@@ -179,14 +203,23 @@ async def _under_policy(
     return plan
 
 
-async def rewind(session: AsyncSession, user_id: str, channel: str, *, leaving: list[str]) -> None:
-    """Take the channel's slot back from jobs that leave their places (sends that waited for a pause,
-    placed again as they come due): to the latest job still waiting or, with none, the last one
-    started, so the spacing from what was really sent holds."""
-    others = (Job.user_id == user_id, Job.channel == channel, Job.id.not_in(leaving))
-    latest = await session.scalar(select(func.max(Job.scheduled_at)).where(*others, Job.status.in_(PENDING)))
+async def rewind(session: AsyncSession, user_id: str, channel: str) -> None:
+    """Take the channel's slot back from the sends that waited for a pause (placed again as they come
+    due): to the latest job still waiting with a place or, with none, the last one started in the past
+    day, so the spacing from what was really sent holds. Under the slot's lock."""
+    await session.execute(
+        select(PacingSlot.user_id)
+        .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)
+        .with_for_update()
+    )
+    mine = (Job.user_id == user_id, Job.channel == channel)
+    placed = func.coalesce(Job.hold["reason"].as_string(), "").not_in(DEFERRED)
+    latest = await session.scalar(
+        select(func.max(Job.scheduled_at)).where(*mine, Job.status.in_(PENDING), placed)
+    )
     if latest is None:
-        latest = await session.scalar(select(func.max(Job.started_at)).where(*others))
+        since = utcnow() - timedelta(days=1)
+        latest = await session.scalar(select(func.max(Job.started_at)).where(*mine, Job.started_at > since))
     await session.execute(
         update(PacingSlot)
         .where(PacingSlot.user_id == user_id, PacingSlot.channel == channel)

@@ -12,49 +12,47 @@ it sends, so a pause never ends in a burst.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.channels import pacing, touches
+from leadwire.channels import pacing, sending_policy, touches
 from leadwire.channels.connected import ConnectAccount
 from leadwire.channels.deferral import DEFERRED, deferral
 from leadwire.channels.pause_rules import paused_now
-from leadwire.channels.queue import ScheduledSend
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs import PENDING, Job, JobContext, JobHeld
-from leadwire.platform.time import iso, utcnow
+from leadwire.platform.time import utcnow
 
 # A job placed again this close to now sends at once rather than going back to the queue.
 GRACE = timedelta(seconds=1)
 
 
 async def resume(session: AsyncSession, account: ConnectAccount) -> None:
-    """End the pause now: the jobs that waited for it come due, and each is placed again as it does."""
+    """End the pause now: the sends that waited for it (v1 and v2) come due, and each is placed again as
+    it does. One set-based UPDATE, however many wait; a send held for a window or a cap keeps its time."""
     now = utcnow()
     if account.status == "paused":
         account.status, account.paused_reason = "connected", None
         account.resume_at = min(account.resume_at or now, now)
         account.updated_at = now
-    held = (
-        await session.execute(
-            select(Job.id, Job.hold)
-            .join(ScheduledSend, ScheduledSend.job_id == Job.id)
-            .where(ScheduledSend.account_id == account.id, Job.status.in_(PENDING), Job.scheduled_at > now)
+    released = await session.execute(
+        update(Job)
+        .where(
+            Job.user_id == account.user_id,
+            Job.channel == account.channel,
+            Job.status.in_(PENDING),
+            Job.payload["account_id"].as_string() == account.id,
+            Job.hold["reason"].as_string() == "paused",
+            Job.scheduled_at > now,
         )
-    ).all()
-    # Only the ones held for the pause; a job held for a window or a cap keeps its time.
-    for_the_pause = [job_id for job_id, hold in held if hold and hold.get("reason") == "paused"]
-    if for_the_pause:
-        await session.execute(
-            update(Job)
-            .where(Job.id.in_(for_the_pause), Job.status.in_(PENDING))
-            .values(scheduled_at=now)
-            .execution_options(synchronize_session=False)
-        )
-        await pacing.rewind(session, account.user_id, account.channel, leaving=for_the_pause)
+        .values(scheduled_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if released.rowcount:  # type: ignore[attr-defined]
+        await pacing.rewind(session, account.user_id, account.channel)
 
 
 async def await_turn(
@@ -63,28 +61,52 @@ async def await_turn(
     *,
     channel: str,
     interval_seconds: int,
-    recipient: dict[str, Any],
+    recipient: dict[str, Any] | None,
+    under_policy: bool,
 ) -> None:
-    """Before a job acts through `account`: while it is paused, back to the queue until it resumes. A job
-    that waited without a place (`deferral.DEFERRED`: a pause, a person touched elsewhere) is placed
-    now (pacing and policy) and goes back to the queue unless its new slot is now."""
+    """Before a job acts through `account`, raise `JobHeld` when it must wait:
+
+    - the account is paused: until it resumes (a job that was counted on a day gives its count back);
+    - it waited without a place (`deferral.DEFERRED`): placed now, through pacing and, under the policy
+      (v2), the account's policy; it sends when its new slot is now;
+    - a v2 dispatch whose person was reached on another channel by an older send since it was placed (two
+      dispatches to one person accepted at once): deferred, its count given back.
+    Each decision is written with the job's new time and hold in one transaction, so a worker lost after
+    it never counts or places the job twice."""
     now = utcnow()
-    if paused_now(account, now):
-        assert account.resume_at is not None
-        raise JobHeld(account.resume_at, {"reason": "paused", "until": iso(account.resume_at)})
-    if not ctx.hold or ctx.hold.get("reason") not in DEFERRED or ctx.hold.get("placed"):
+    deferred = (ctx.hold or {}).get("reason") in DEFERRED  # waited without a slot or a day's count
+    keys = touches.person_keys(recipient) if under_policy else []
+    if not paused_now(account, now) and not deferred and not keys:
         return
+    until: datetime
+    hold: dict[str, Any] | None
     async with transaction(ctx.sessionmaker) as session:
-        waits = await deferral(session, account, recipient, channel, now)
-        if waits is not None:  # the person was reached elsewhere since: wait again
+        waits = await deferral(
+            session, account, recipient if under_policy else None, channel, now, before_job=ctx.job_id
+        )
+        if waits is not None:
+            if under_policy and not deferred:
+                await sending_policy.uncount(session, account, ctx.job_id)
+            await _reschedule(session, ctx.job_id, waits.until, waits.hold())
             await touches.move(session, ctx.job_id, waits.until)
-        else:
-            when, hold = await pacing.place_again(
-                session, ctx.user_id, channel, interval_seconds, account, recipient, job_id=ctx.job_id
+            until, hold = waits.until, waits.hold()
+        elif deferred:
+            until, hold = await pacing.place_again(
+                session,
+                ctx.user_id,
+                channel,
+                interval_seconds,
+                account if under_policy else None,
+                recipient,
+                job_id=ctx.job_id,
             )
-    if waits is not None:
-        raise JobHeld(waits.until, waits.hold())
-    if when > now + GRACE:
-        # Marked as placed: when it comes due again it sends, rather than being placed once more.
-        waited = {"reason": ctx.hold["reason"], "until": iso(when)}
-        raise JobHeld(when, {**(hold or waited), "placed": True})
+        else:
+            return
+    if waits is not None or until > now + GRACE:
+        raise JobHeld(until, hold)
+
+
+async def _reschedule(
+    session: AsyncSession, job_id: str, until: datetime, hold: dict[str, Any] | None
+) -> None:
+    await session.execute(update(Job).where(Job.id == job_id).values(scheduled_at=until, hold=hold))

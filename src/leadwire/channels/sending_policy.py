@@ -23,6 +23,7 @@ from leadwire.channels.send_times import Ramp, Rules, Window, allowance, local_d
 from leadwire.channels.sending_schemas import Hold, SendingPolicyIn, SendingPolicyOut
 from leadwire.platform.db import Base, JsonType, UtcDateTime
 from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs import Job
 from leadwire.platform.time import iso, utcnow
 
 # What an experienced sender would set for a new account (docs/api.md, Sending policy, gives sources):
@@ -141,6 +142,18 @@ async def place_send(
     reason = placed.reason or queued_behind
     hold = Hold(reason=cast(Any, reason), until=iso(placed.when)) if reason else None
     return SendPlan(placed.when, hold, zone if source else None, source)
+
+
+async def uncount(session: AsyncSession, account: ConnectAccount, job_id: str) -> None:
+    """Give back the day's count of a placed send that will not go then (deferred when it came due)."""
+    scheduled_at = await session.scalar(select(Job.scheduled_at).where(Job.id == job_id))
+    if scheduled_at is None:
+        return
+    rules = _rules(await _row(session, account.id), account.channel)
+    day = await session.get(SendingDay, (account.id, local_day(scheduled_at, rules.timezone)))
+    if day is not None and day.scheduled > 0:
+        day.scheduled -= 1
+        await session.flush()
 
 
 async def policy_view(session: AsyncSession, account: ConnectAccount) -> SendingPolicyOut:

@@ -8,13 +8,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, func, select, update
+from sqlalchemy import ForeignKey, Index, String, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, UtcDateTime, insert_rows
 from leadwire.platform.jobs import Job
 
+# Failures that mean nothing reached the person (a provider's refusal before sending): no touch.
+UNSENT_FAILURES = (
+    "provider_rate_limited",
+    "provider_rejected",
+    "provider_unavailable",
+    "recipient_not_found",
+    "recipient_opted_out",
+    "account_disconnected",
+    "whatsapp_reengagement_required",
+    "invitation_note_too_long",
+    "invitation_attachment_unsupported",
+)
 _KEY_FIELDS = (("address", "email"), ("phone", "phone"), ("profile_url", "linkedin"))
 
 
@@ -39,13 +51,20 @@ def person_keys(recipient: dict[str, Any] | None) -> list[str]:
 
 
 async def last_touch_elsewhere(
-    session: AsyncSession, user_id: str, keys: list[str], channel: str, since: datetime
+    session: AsyncSession,
+    user_id: str,
+    keys: list[str],
+    channel: str,
+    since: datetime,
+    *,
+    before_job: str | None = None,
 ) -> datetime | None:
-    """The latest touch of the person on another channel at or after `since` (planned ones included;
-    a cancelled job touched nobody)."""
+    """The latest touch of the person on another channel at or after `since` (planned ones included; a
+    cancelled job touched nobody, nor did one that failed before sending). `before_job`: only touches of
+    jobs created before it (job ids sort by creation time)."""
     if not keys:
         return None
-    latest: datetime | None = await session.scalar(
+    query = (
         select(func.max(PersonTouch.touched_at))
         .join(Job, Job.id == PersonTouch.job_id)
         .where(
@@ -54,8 +73,12 @@ async def last_touch_elsewhere(
             PersonTouch.channel != channel,
             PersonTouch.touched_at >= since,
             Job.status != "cancelled",
+            or_(Job.status != "failed", Job.error_code.not_in(UNSENT_FAILURES)),
         )
     )
+    if before_job is not None:
+        query = query.where(PersonTouch.job_id < before_job)
+    latest: datetime | None = await session.scalar(query)
     return latest
 
 

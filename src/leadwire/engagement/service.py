@@ -92,7 +92,9 @@ async def start(
 # -- the job --------------------------------------------------------------------------------------
 
 
-async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id: str) -> dict[str, Any]:
+async def like_relevant_post(
+    ctx: JobContext, body: PostLikeRequest, account_id: str, *, api_version: int = 1
+) -> dict[str, Any]:
     """Like the most relevant recent post, at most once; `skipped` when none is relevant enough."""
     account, earlier = await _account_and_earlier_like(ctx, account_id)
     await pausing.await_turn(
@@ -100,7 +102,8 @@ async def like_relevant_post(ctx: JobContext, body: PostLikeRequest, account_id:
         account,
         channel=CHANNEL,
         interval_seconds=body.min_channel_task_interval_seconds,
-        recipient={"profile_url": body.profile_url},
+        recipient=None,  # a like is not a touch, and waits for none
+        under_policy=api_version >= 2,
     )
     settings = ctx.runtime.settings
     adapter: LinkedInEngagement = channel_for(

@@ -12,7 +12,9 @@ from leadwire.platform.jobs import JobContext
 
 async def run_dispatch(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     return await service.deliver(
-        ctx, DispatchRequest.model_validate(await service.with_attachments(ctx, payload))
+        ctx,
+        DispatchRequest.model_validate(await service.with_attachments(ctx, payload)),
+        api_version=int(payload.get("api_version", 1)),
     )
 
 

@@ -43,6 +43,7 @@ async def start_dispatch(
     connected.require_sendable(account)
     await suppressions.check(session, caller.user_id, body.channel, body.recipient.model_dump())
     payload, blobs = _apart(body.model_dump(mode="json"))
+    payload["api_version"] = version  # the job follows the policy only when v2 accepted it
     return await pacing.create_paced_job(
         session,
         runtime,
@@ -82,8 +83,10 @@ async def with_attachments(ctx: JobContext, payload: dict[str, Any]) -> dict[str
     return {**payload, "content": {**payload["content"], "attachments": restored}}
 
 
-async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
-    """Send the message once; the result is the dispatch result (docs/api.md, Outreach dispatch by email)."""
+async def deliver(ctx: JobContext, body: DispatchRequest, *, api_version: int = 1) -> dict[str, Any]:
+    """Send the message once; the result is the dispatch result (docs/api.md, Outreach dispatch by email).
+    `api_version`: the version that accepted it (a job from before versions were recorded: 1, pacing
+    only)."""
     account = await connected.account_for_job(ctx, body.account_id)
     await pausing.await_turn(
         ctx,
@@ -91,6 +94,7 @@ async def deliver(ctx: JobContext, body: DispatchRequest) -> dict[str, Any]:
         channel=body.channel,
         interval_seconds=body.min_channel_task_interval_seconds,
         recipient=body.recipient.model_dump(),
+        under_policy=api_version >= 2,
     )
     settings = ctx.runtime.settings
     # Built before the delivery record: a bad account setting fails the job with nothing recorded.

@@ -7,6 +7,7 @@ so an upstream that supports it (SMTP's Message-ID) can recognise a repeat.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
@@ -91,12 +92,20 @@ class ChannelError(ProviderError):
         self.pause_seconds = pause_seconds
 
 
+# A provider asking for more than this is taken at this: a pause past a week is a broken header.
+LONGEST_RETRY_AFTER_SECONDS = 7 * 24 * 3600
+
+
 def retry_after_seconds(value: str | None) -> float:
-    """An HTTP `Retry-After` in seconds (0 when absent or a date: the pause's own floor applies)."""
+    """An HTTP `Retry-After` in seconds, at most a week (0 when absent, a date or not a finite number:
+    the pause's own floor applies)."""
     try:
-        return max(0.0, float(value)) if value else 0.0
+        seconds = float(value) if value else 0.0
     except ValueError:
         return 0.0
+    if not math.isfinite(seconds):
+        return 0.0
+    return min(max(0.0, seconds), LONGEST_RETRY_AFTER_SECONDS)
 
 
 @runtime_checkable

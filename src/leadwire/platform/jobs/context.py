@@ -32,10 +32,11 @@ class JobFailure(Exception):
 
 class JobHeld(Exception):
     """Raised by a handler that must not act yet (its sending account is paused): the job goes back to
-    the queue, due at `until`, with `hold` (`{reason, until}`) shown on it, and its attempt given back."""
+    the queue, due at `until`, with `hold` (`{reason, until}`, or None: it only waits its turn) shown on
+    it, and its attempt given back."""
 
-    def __init__(self, until: datetime, hold: dict[str, Any]) -> None:
-        super().__init__(hold.get("reason"))
+    def __init__(self, until: datetime, hold: dict[str, Any] | None) -> None:
+        super().__init__((hold or {}).get("reason", "queued"))
         self.until = until
         self.hold = hold
 

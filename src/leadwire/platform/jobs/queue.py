@@ -358,10 +358,17 @@ async def retry_later(session: AsyncSession, *, owner: str, job_id: str, attempt
 
 
 async def hold_back(
-    session: AsyncSession, *, owner: str, job_id: str, attempt: int, until: datetime, hold: dict[str, Any]
+    session: AsyncSession,
+    *,
+    owner: str,
+    job_id: str,
+    attempt: int,
+    until: datetime,
+    hold: dict[str, Any] | None,
 ) -> bool:
     """Put back a job its handler held (`JobHeld`): queued again, due at `until`, showing `hold`, with its
-    claim's attempt given back (it did not run). False when it is no longer this claim's."""
+    claim's attempt given back and, on a first claim, no start time (it did not run). False when it is no
+    longer this claim's."""
     result = await session.execute(
         update(Job)
         .where(
@@ -370,7 +377,11 @@ async def hold_back(
             Job.attempt_count == attempt,
             Job.status.in_(UNDER_WAY),
         )
-        .values(**states.requeued(utcnow(), due_at=until, attempt_back=True), hold=hold)
+        .values(
+            **states.requeued(utcnow(), due_at=until, attempt_back=True),
+            hold=hold,
+            started_at=states.unstarted_start(Job.started_at),
+        )
         .execution_options(synchronize_session=False)
     )
     return bool(result.rowcount)  # type: ignore[attr-defined]

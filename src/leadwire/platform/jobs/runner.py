@@ -412,7 +412,7 @@ class Worker:
 
     async def _hold_back(self, job: Any, held: JobHeld) -> None:
         """Queue again a job its handler held; should the write fail, the lease expires and the job is
-        rescued, and its handler holds it again."""
+        rescued, and its handler holds it again. Its worker slot is free either way."""
         try:
             async with transaction(self.runtime.sessionmaker) as session:
                 await queue.hold_back(
@@ -425,6 +425,9 @@ class Worker:
                 )
         except Exception as failed:
             _log_step_failure(f"holding back job {job.id}", failed)
+        finally:
+            self._running.pop(job.id, None)
+            self._slot_freed.set()
 
     async def _retry_later(self, job: Any, exc: Exception, failures: int) -> None:
         """Hand the job back with its claim's attempt (the database failed, not the job), due again
