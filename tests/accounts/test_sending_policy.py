@@ -18,9 +18,12 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from sqlalchemy import update
 
 from leadwire.app import create_app
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
+from leadwire.platform.db import transaction
+from leadwire.platform.jobs import Job
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.sandbox_channels import Outbox
@@ -239,6 +242,44 @@ async def test_a_held_job_is_neither_sent_early_nor_twice_by_workers_started_aga
     assert job["status"] == "scheduled" and job["attempt_count"] == 0 and job["hold"] == held["hold"]
     first_job = assert_ok(await client.get(f"/api/v2/jobs/{first['id']}", headers=owner.headers))["item"]
     assert first_job["status"] == "succeeded"
+
+
+async def test_a_send_found_late_after_an_outage_is_placed_again_in_its_window(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create()
+    account_id = await accounts.connect(owner.user_id, "email")
+    zone = noon_zone()
+    window = {
+        "days": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
+        "start": "14:00",
+        "end": "15:00",
+        "timezone": zone,
+    }
+    await _policy(client, owner, account_id, daily_cap=5, window=window, timezone=zone)
+    item = await _dispatch(client, owner, email(account_id))
+    opening = datetime.combine(datetime.now(ZoneInfo(zone)).date(), time(14), tzinfo=ZoneInfo(zone))
+    assert item["hold"]["reason"] == "window" and parse(item["scheduled_at"]) == opening.astimezone(UTC)
+    # As if it had been due two hours ago and no worker had run since.
+    async with transaction(runtime.sessionmaker) as session:
+        await session.execute(
+            update(Job).where(Job.id == item["id"]).values(scheduled_at=utcnow() - timedelta(hours=2))
+        )
+    outbox = Outbox(runtime.settings.data_dir)
+    async with running_worker(runtime):
+        for _ in range(400):
+            job = assert_ok(await client.get(f"/api/v2/jobs/{item['id']}", headers=owner.headers))["item"]
+            if job["status"] != "running" and parse(job["scheduled_at"]) > utcnow():
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)
+    job = assert_ok(await client.get(f"/api/v2/jobs/{item['id']}", headers=owner.headers))["item"]
+    assert outbox.read("email") == [] and job["hold"]["reason"] == "window", job
+    # In the window again, a slot after the one it first had (a slot once taken stays taken).
+    assert parse(job["scheduled_at"]) == opening.astimezone(UTC) + timedelta(seconds=60)
+    assert job["started_at"] is None
+    policy = assert_ok(await client.get(f"{ACCOUNTS}/{account_id}/sending-policy", headers=owner.headers))
+    assert policy["item"]["today"]["scheduled"] == 1  # counted once: given back, then counted again
 
 
 async def test_the_sdk_cli_and_mcp_set_and_read_policies_and_the_queue(

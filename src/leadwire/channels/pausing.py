@@ -28,6 +28,9 @@ from leadwire.platform.time import utcnow
 
 # A job placed again this close to now sends at once rather than going back to the queue.
 GRACE = timedelta(seconds=1)
+# A v2 send this late (the workers were down, the machine asleep) is placed again before it goes: its
+# window may have closed and its day passed, and a backlog must not go out at once.
+OVERDUE = timedelta(minutes=15)
 
 
 async def resume(session: AsyncSession, account: ConnectAccount) -> None:
@@ -70,13 +73,16 @@ async def await_turn(
     - it waited without a place (`deferral.DEFERRED`): placed now, through pacing and, under the policy
       (v2), the account's policy; it sends when its new slot is now;
     - a v2 dispatch whose person was reached on another channel by an older send since it was placed (two
-      dispatches to one person accepted at once): deferred, its count given back.
+      dispatches to one person accepted at once): deferred, its count given back;
+    - a v2 send more than `OVERDUE` late: its count given back and placed again, so a backlog after an
+      outage keeps its spacing, its windows and its caps.
     Each decision is written with the job's new time and hold in one transaction, so a worker lost after
     it never counts or places the job twice."""
     now = utcnow()
     deferred = (ctx.hold or {}).get("reason") in DEFERRED  # waited without a slot or a day's count
+    overdue = under_policy and ctx.scheduled_at is not None and now - ctx.scheduled_at > OVERDUE
     keys = touches.person_keys(recipient) if under_policy else []
-    if not paused_now(account, now) and not deferred and not keys:
+    if not paused_now(account, now) and not deferred and not overdue and not keys:
         return
     until: datetime
     hold: dict[str, Any] | None
@@ -90,7 +96,9 @@ async def await_turn(
             await _reschedule(session, ctx.job_id, waits.until, waits.hold())
             await touches.move(session, ctx.job_id, waits.until)
             until, hold = waits.until, waits.hold()
-        elif deferred:
+        elif deferred or overdue:
+            if overdue and not deferred:
+                await sending_policy.uncount(session, account, ctx.job_id)
             until, hold = await pacing.place_again(
                 session,
                 ctx.user_id,

@@ -53,6 +53,8 @@ class JobContext:
     report: ProgressReport | None = None
     # The job's `hold` as it was claimed: why it waited last time (a paused account), or None.
     hold: dict[str, Any] | None = None
+    # When the job was due: a send far past it (the workers were down) is placed again (`pausing`).
+    scheduled_at: datetime | None = None
     units_by_kind: dict[str, float] = field(default_factory=dict)
 
     @property

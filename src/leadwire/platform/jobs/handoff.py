@@ -45,6 +45,7 @@ class ClaimedJob:
     billing_status: str
     blob_bytes: int
     hold: dict[str, Any] | None = None
+    scheduled_at: datetime | None = None
 
 
 class LocalWorker(Protocol):

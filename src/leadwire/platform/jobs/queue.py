@@ -45,7 +45,7 @@ CLAIMED = tuple(
     _JOBS.c[name]
     for name in (
         "id", "user_id", "action", "payload", "request_id", "attempt_count", "billing_status", "blob_bytes",
-        "hold",
+        "hold", "scheduled_at",
     )
 )  # fmt: skip
 

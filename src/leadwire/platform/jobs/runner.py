@@ -303,6 +303,7 @@ class Worker:
             owner=self.owner,
             report=progress.report,
             hold=job.hold,
+            scheduled_at=job.scheduled_at,
         )
         try:
             ran = await self._run_handler(job, ctx)
