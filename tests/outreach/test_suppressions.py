@@ -23,6 +23,8 @@ from tests.outreach.test_dispatch_delivery import _dispatch_and_run
 from tests.outreach.test_dispatch_providers import _account
 from tests.outreach.test_dispatch_providers import _run as _run_provider
 from tests.outreach.test_dispatch_validation import email, linkedin, whatsapp
+from tests.providers.test_unipile import BASE as UNIPILE
+from tests.providers.test_unipile import PROFILE_URL, problem, user
 from tests.providers.test_whatsapp_cloud import MESSAGES, graph_error
 from tests.support.accounts import AccountFactory
 from tests.support.cli import run_cli
@@ -271,6 +273,30 @@ async def test_a_whatsapp_opt_out_lists_the_number_and_other_failures_do_not(
     assert (entry["channel"], entry["value"], entry["source"]) == ("whatsapp", "+4915123456789", "opt_out")
     assert entry["reason"].startswith("opted out: HTTP 400 code=131050")
     assert_error(again, 409, "recipient_suppressed")
+
+
+async def test_a_linkedin_recipient_who_blocked_the_account_is_listed(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, upstream: respx.MockRouter
+) -> None:
+    owner = await accounts.create()
+    account_id = await _account(runtime, owner.user_id, "linkedin")
+    upstream.get(f"{UNIPILE}/users/jane-doe-42").mock(
+        return_value=httpx.Response(200, json=user("FIRST_DEGREE"))
+    )
+    blocked = problem(
+        422, "errors/blocked_recipient", "Unprocessable Entity", "The recipient has blocked you."
+    )
+    upstream.post(f"{UNIPILE}/chats").mock(return_value=httpx.Response(422, json=blocked))
+    body = linkedin(account_id, recipient={"profile_url": PROFILE_URL})
+    job = await _run_provider(client, runtime, owner.headers, body)
+    (entry,) = assert_ok(await client.get(SUPPRESSIONS, headers=owner.headers))["items"]
+    assert job["status"] == "failed" and job["error"]["code"] == "recipient_blocked"
+    assert (entry["channel"], entry["value"], entry["source"]) == (
+        "linkedin",
+        "https://www.linkedin.com/in/jane-doe-42",
+        "blocked",
+    )
+    assert_error(await client.post(DISPATCH, json=body, headers=owner.headers), 409, "recipient_suppressed")
 
 
 async def test_the_sdk_cli_and_mcp_manage_the_list(

@@ -56,6 +56,11 @@ def account_can_send(account: ConnectAccount) -> bool:
     return pause_rules.shown_status(account, utcnow()) == "connected" and account.can_send
 
 
+def account_takes_sends(account: ConnectAccount) -> bool:
+    """Accepts a send now: it can send, or it is paused and its sends wait for it."""
+    return account_can_send(account) or (account.status == "paused" and account.can_send)
+
+
 def account_can_receive(account: ConnectAccount) -> bool:
     return pause_rules.shown_status(account, utcnow()) == "connected" and account.can_receive
 
@@ -138,7 +143,7 @@ def require_sendable(account: ConnectAccount) -> None:
     takes sends: they wait for it to resume."""
     if account.status == "reconnect_required":
         raise ApiError("connect_account_reconnect_required")
-    if not (account_can_send(account) or (account.status == "paused" and account.can_send)):
+    if not account_takes_sends(account):
         raise ApiError("connect_account_not_sendable")
 
 

@@ -22,6 +22,7 @@ UNSENT_FAILURES = (
     "provider_unavailable",
     "recipient_not_found",
     "recipient_opted_out",
+    "recipient_blocked",
     "account_disconnected",
     "whatsapp_reengagement_required",
     "invitation_note_too_long",

@@ -58,7 +58,7 @@ async def choose_account(
         connected.require_sendable(account)
         return account
     linkedin = await connected.list_accounts(session, user_id, channel=CHANNEL)
-    usable = [a for a in linkedin if connected.account_can_send(a)]
+    usable = [a for a in linkedin if connected.account_takes_sends(a)]
     if len(usable) == 1:
         return usable[0]
     if usable:

@@ -134,6 +134,8 @@ def _lesson(channel: str, error: ChannelError) -> tuple[str, str] | None:
     detail = error.detail or error.code
     if error.code == "recipient_opted_out":
         return "opt_out", f"opted out: {detail}"
+    if error.code == "recipient_blocked":
+        return "blocked", f"blocked the sender: {detail}"
     if channel == "email" and error.code == "recipient_not_found" and suppressions.HARD_BOUNCE.search(detail):
         return "bounce", f"hard bounce: {detail}"
     return None

@@ -26,6 +26,7 @@ CHANNEL_ERROR_CODES = frozenset(
         "provider_rejected",  # the upstream refused the message itself
         "whatsapp_reengagement_required",  # outside WhatsApp's 24-hour customer-service window
         "recipient_opted_out",  # the recipient stopped messages from this sender (WhatsApp 131050)
+        "recipient_blocked",  # the recipient blocked the sending account (Unipile errors/blocked_recipient)
         "invitation_note_too_long",  # a LinkedIn invitation note over 300 characters
         "invitation_attachment_unsupported",  # a file to someone not yet connected on LinkedIn
         "provider_error",

@@ -196,6 +196,8 @@ class UnipileLinkedIn:
             return ChannelError("account_disconnected", detail)
         if status == 404:
             return ChannelError(missing, detail)
+        if status == 422 and _problem_type(response) == "errors/blocked_recipient":
+            return ChannelError("recipient_blocked", detail)
         if status in (400, 409, 422):
             return ChannelError("provider_rejected", detail)
         if status == 429:
@@ -252,6 +254,16 @@ def _first_str(payload: dict[str, Any], *keys: str) -> str:
         if isinstance(value, str) and value:
             return value
     raise ChannelError("provider_error", f"response has no {keys[0]}", sent_unknown=True)
+
+
+def _problem_type(response: httpx.Response) -> str | None:
+    """The `type` of Unipile's problem document (`errors/blocked_recipient`, ...), when it has one."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    kind = body.get("type") if isinstance(body, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def _error_detail(response: httpx.Response) -> str:
