@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 
 from leadwire.accounts.capability import CAPABILITY as ACCOUNTS
+from leadwire.console.capability import CAPABILITY as CONSOLE
 from leadwire.credits.capability import CAPABILITY as CREDITS
 from leadwire.customs.capability import CAPABILITY as CUSTOMS
 from leadwire.engagement.capability import CAPABILITY as ENGAGEMENT
@@ -28,6 +29,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     CUSTOMS,
     WEBSETS,
     WEBHOOKS,
+    CONSOLE,
 )
 
 

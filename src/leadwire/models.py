@@ -1,6 +1,7 @@
 """Imports every table module so the metadata (and Alembic) sees the whole schema."""
 
 from leadwire.channels import connected, delivery, pacing, queue, sending_policy, touches
+from leadwire.console import models as console_models
 from leadwire.engagement import models as engagement_models
 from leadwire.outreach import models as outreach_models
 from leadwire.platform import idempotency_models, users
@@ -15,6 +16,7 @@ __all__ = [
     "Base",
     "billing_models",
     "connected",
+    "console_models",
     "delivery",
     "engagement_models",
     "events_models",

@@ -110,6 +110,23 @@ async def key_still_valid(runtime: Runtime, digest: str) -> bool:
     return record.expires_at is None or record.expires_at > utcnow()
 
 
+async def caller_for_digest(runtime: Runtime, digest: str) -> Caller | None:
+    """The caller of a key known by its digest (a console session keeps no key), or None once the key is
+    revoked, expired or gone; the same cache and reads as a key sent with a request."""
+    record: _KeyRecord | None = runtime.key_cache.get(digest) or await _read_record(runtime, digest)
+    if record is None or record.revoked:
+        return None
+    if record.expires_at is not None and record.expires_at <= utcnow():
+        return None
+    return Caller(
+        user_id=record.user_id,
+        key_id=record.key_id,
+        plan=get_plan(record.plan),
+        scopes=record.scopes,
+        key_digest=digest,
+    )
+
+
 async def authenticate_headers(
     headers: Mapping[str, str], runtime: Runtime, client: str | None = None
 ) -> Caller:

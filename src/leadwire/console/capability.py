@@ -1,0 +1,7 @@
+"""The console capability: Leadwire's own pages in a browser, on the services the API uses."""
+
+from __future__ import annotations
+
+from leadwire.platform.capability import Capability
+
+CAPABILITY = Capability(name="console", routers=("leadwire.console.routes",))

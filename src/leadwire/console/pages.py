@@ -1,0 +1,52 @@
+"""What each console page shows, read through the services the API uses; a part the key's scopes do not
+allow is None (the page says so), never read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.channels import connected, sending_policy
+from leadwire.channels.pause_rules import shown_status
+from leadwire.channels.queue import waiting_sends
+from leadwire.platform.billing import read_balance
+from leadwire.platform.callers import Caller
+from leadwire.platform.time import iso, utcnow
+
+QUEUE_ROWS = 20
+
+
+async def overview(session: AsyncSession, caller: Caller) -> dict[str, Any]:
+    return {
+        "credits": await _credits(session, caller) if caller.can("credits:read") else None,
+        "accounts": await _accounts(session, caller) if caller.can("accounts:read") else None,
+        "queue": (
+            await waiting_sends(session, caller.user_id, None, after=None, limit=QUEUE_ROWS)
+            if caller.can("outreach:read")
+            else None
+        ),
+    }
+
+
+async def _credits(session: AsyncSession, caller: Caller) -> dict[str, int]:
+    view = await read_balance(session, caller.user_id)
+    return {"balance": view.balance, "reserved": view.reserved, "available": view.available}
+
+
+async def _accounts(session: AsyncSession, caller: Caller) -> list[dict[str, Any]]:
+    now, shown = utcnow(), []
+    for account in await connected.list_accounts(session, caller.user_id):
+        status = shown_status(account, now)
+        today = (await sending_policy.policy_view(session, account))["today"]
+        shown.append(
+            {
+                "id": account.id,
+                "display_name": account.display_name,
+                "channel": account.channel,
+                "status": status,
+                "resume_at": iso(account.resume_at) if status == "paused" else None,
+                "today": f"{today['scheduled']} of {today['allowance']} placed",
+            }
+        )
+    return shown

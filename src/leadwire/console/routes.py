@@ -1,0 +1,140 @@
+"""HTTP of the console: server-rendered pages under /console (no JavaScript needed to read them).
+
+Sign-in exchanges an API key for a session cookie (HTTP-only, SameSite=Strict, Secure over HTTPS, path
+/console); every form carries a CSRF token checked against the session's (the sign-in form, a token of
+its own in a cookie). Pages render from the services the API uses (`pages.py`)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.staticfiles import StaticFiles
+
+from leadwire.console import pages, sessions
+from leadwire.platform.errors import ApiError
+from leadwire.platform.http import Session
+from leadwire.platform.runtime import Runtime, get_runtime
+
+HERE = Path(__file__).parent
+SESSION_COOKIE = "lw_console"
+SIGN_IN_COOKIE = "lw_console_signin"
+_templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]), auto_reload=False
+)
+# A strict policy: nothing but the console's own files, no inline script, no framing.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+router.mount("/static", StaticFiles(directory=HERE / "static"), name="console-static")
+
+
+def _page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    html = _templates.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+
+def _to(path: str) -> RedirectResponse:
+    return RedirectResponse(path, status_code=303, headers=SECURITY_HEADERS)
+
+
+def _set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path="/console",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+@router.get("/sign-in")
+async def sign_in_form(request: Request) -> HTMLResponse:
+    csrf = secrets.token_urlsafe(24)
+    response = _page("sign_in.html", title="Sign in", signed_in=False, csrf=csrf, error=None)
+    _set_cookie(request, response, SIGN_IN_COOKIE, csrf, 600)
+    return response
+
+
+@router.post("/sign-in")
+async def sign_in(
+    request: Request,
+    session: Session,
+    api_key: str = Form(default="", max_length=200),
+    csrf: str = Form(default="", max_length=100),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    if not sessions.csrf_ok(request.cookies.get(SIGN_IN_COOKIE, ""), csrf):
+        return _page(
+            "sign_in.html",
+            403,
+            title="Sign in",
+            signed_in=False,
+            csrf="",
+            error="The form expired: reload the page.",
+        )
+    client = request.client.host if request.client else None
+    try:
+        token, _ = await sessions.sign_in(session, runtime, api_key, client)
+    except ApiError as refused:
+        again = secrets.token_urlsafe(24)
+        response = _page(
+            "sign_in.html",
+            401,
+            title="Sign in",
+            signed_in=False,
+            csrf=again,
+            error=refused.detail or refused.code,
+        )
+        _set_cookie(request, response, SIGN_IN_COOKIE, again, 600)
+        return response
+    signed: Response = _to("/console")
+    _set_cookie(request, signed, SESSION_COOKIE, token, sessions.SESSION_HOURS * 3600)
+    signed.delete_cookie(SIGN_IN_COOKIE, path="/console")
+    return signed
+
+
+@router.post("/sign-out")
+async def sign_out(
+    request: Request,
+    session: Session,
+    csrf: str = Form(default="", max_length=100),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    current = await sessions.signed_in(session, runtime, token)
+    if current is not None and not sessions.csrf_ok(current.csrf_token, csrf):
+        return _page(
+            "sign_in.html",
+            403,
+            title="Sign in",
+            signed_in=False,
+            csrf="",
+            error="The form expired: reload the page.",
+        )
+    await sessions.sign_out(session, token)
+    response = _to("/console/sign-in")
+    response.delete_cookie(SESSION_COOKIE, path="/console")
+    return response
+
+
+@router.get("")
+async def overview(request: Request, session: Session, runtime: Runtime = Depends(get_runtime)) -> Response:
+    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    if current is None:
+        return _to("/console/sign-in")
+    shown = await pages.overview(session, current.caller)
+    return _page("overview.html", title="Overview", signed_in=True, csrf=current.csrf_token, **shown)

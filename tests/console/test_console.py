@@ -1,0 +1,86 @@
+"""The console over HTTP (SQLite and PostgreSQL): sign-in exchanges a key for an HTTP-only, SameSite=Strict
+session cookie and keeps no key; every form's CSRF token is checked; a revoked key ends its sessions; a
+page shows what the key's scopes allow and only its own account's data; nothing on a page points off the
+server."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from leadwire.platform.runtime import Runtime
+from tests.outreach.test_dispatch_validation import email
+from tests.support.accounts import AccountFactory, TestAccount
+
+SIGN_IN = "/console/sign-in"
+
+
+def _csrf(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]*)"', html)
+    assert found, html
+    return found.group(1)
+
+
+async def _sign_in(client: httpx.AsyncClient, key: str) -> httpx.Response:
+    form = await client.get(SIGN_IN)
+    assert form.status_code == 200 and form.headers["content-type"].startswith("text/html")
+    return await client.post(SIGN_IN, data={"api_key": key, "csrf": _csrf(form.text)})
+
+
+def _raw(owner: TestAccount) -> str:
+    return owner.key
+
+
+async def test_sign_in_sets_a_strict_http_only_cookie_and_shows_the_accounts_own_data(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    owner, stranger = await accounts.create(credits=1234), await accounts.create(credits=99)
+    mailbox = await accounts.connect(owner.user_id, "email")
+    await accounts.connect(stranger.user_id, "whatsapp")
+    await client.post("/api/v2/outreach/dispatches", json=email(mailbox), headers=owner.headers)
+    assert (await client.get("/console")).headers["location"] == SIGN_IN
+    signed = await _sign_in(client, _raw(owner))
+    assert signed.status_code == 303 and signed.headers["location"] == "/console"
+    cookie = next(c for c in signed.headers.get_list("set-cookie") if c.startswith("lw_console="))
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/console" in cookie
+    assert "Secure" not in cookie  # plain http on loopback; https adds it
+    assert owner.key not in cookie
+    page = await client.get("/console")
+    assert page.status_code == 200 and "1234" in page.text and mailbox in page.text
+    assert "outreach.dispatch" not in page.text or "email" in page.text
+    assert "99" not in re.sub(r"<[^>]+>", " ", page.text).split() and "whatsapp" not in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    assert not re.search(r'(?:src|href|action)="(?:https?:)?//', page.text)  # nothing off the server
+
+
+async def test_a_wrong_key_or_a_missing_csrf_token_signs_nobody_in(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create()
+    wrong = await _sign_in(client, "lw_live_" + "x" * 32)
+    assert wrong.status_code == 401 and "no such key" in wrong.text
+    no_token = await client.post(SIGN_IN, data={"api_key": _raw(owner)})
+    assert no_token.status_code == 403 and "lw_console=" not in no_token.headers.get("set-cookie", "")
+    await _sign_in(client, _raw(owner))
+    forged = await client.post("/console/sign-out", data={"csrf": "forged"})
+    assert forged.status_code == 403
+    assert (await client.get("/console")).status_code == 200  # still signed in
+    page = await client.get("/console")
+    out = await client.post("/console/sign-out", data={"csrf": _csrf(page.text)})
+    assert out.status_code == 303 and (await client.get("/console")).headers["location"] == SIGN_IN
+
+
+async def test_revoking_the_key_ends_its_sessions_and_scopes_limit_what_a_page_reads(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner = await accounts.create(credits=777)
+    await _sign_in(client, _raw(owner))
+    assert (await client.get("/console")).status_code == 200
+    await accounts.revoke(owner.key_id)
+    assert (await client.get("/console")).headers["location"] == SIGN_IN
+    narrow = await accounts.key(owner.user_id, scopes=["accounts:read"])
+    await _sign_in(client, narrow.key)
+    page = await client.get("/console")
+    assert page.status_code == 200 and "777" not in page.text
+    assert "cannot read credits" in page.text and "cannot read the outreach queue" in page.text
