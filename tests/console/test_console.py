@@ -84,3 +84,34 @@ async def test_revoking_the_key_ends_its_sessions_and_scopes_limit_what_a_page_r
     page = await client.get("/console")
     assert page.status_code == 200 and "777" not in page.text
     assert "cannot read credits" in page.text and "cannot read the outreach queue" in page.text
+
+
+async def test_the_jobs_page_lists_and_cancels_with_the_forms_token_and_only_the_accounts_own(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner, stranger = await accounts.create(), await accounts.create()
+    mailbox = await accounts.connect(owner.user_id, "email")
+    theirs = await accounts.connect(stranger.user_id, "email")
+    job = (
+        await client.post("/api/v2/outreach/dispatches", json=email(mailbox), headers=owner.headers)
+    ).json()["item"]
+    other = (
+        await client.post("/api/v2/outreach/dispatches", json=email(theirs), headers=stranger.headers)
+    ).json()["item"]
+    await _sign_in(client, _raw(owner))
+    page = await client.get("/console/jobs")
+    assert page.status_code == 200 and job["id"] in page.text and other["id"] not in page.text
+    forged = await client.post(f"/console/jobs/{job['id']}/cancel", data={"csrf": "forged"})
+    assert forged.status_code == 403
+    token = _csrf(page.text)
+    foreign = await client.post(f"/console/jobs/{other['id']}/cancel", data={"csrf": token})
+    assert foreign.status_code == 404
+    done = await client.post(f"/console/jobs/{job['id']}/cancel", data={"csrf": token})
+    assert done.status_code == 303
+    listed = await client.get(done.headers["location"])
+    assert "cancelled" in listed.text
+    state = (await client.get(f"/api/v2/jobs/{job['id']}", headers=owner.headers)).json()["item"]
+    other_state = (await client.get(f"/api/v2/jobs/{other['id']}", headers=stranger.headers)).json()["item"]
+    assert (state["status"], other_state["status"]) == ("cancelled", "scheduled")
+    filtered = await client.get("/console/jobs", params={"status": "scheduled"})
+    assert job["id"] not in filtered.text

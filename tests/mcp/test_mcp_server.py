@@ -98,6 +98,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "research_contacts",
         "get_job",
         "cancel_job",
+        "list_jobs",
         "dispatch_outreach",
         "like_linkedin_post",
         "customs_company_candidates",

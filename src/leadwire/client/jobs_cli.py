@@ -1,11 +1,12 @@
-"""`leadwire jobs …`: read, wait for and cancel any job of the account from a terminal, against any
+"""`leadwire jobs …`: list, read, wait for and cancel any job of the account from a terminal, against any
 Leadwire server (`LEADWIRE_API_URL`, `LEADWIRE_API_KEY`)."""
 
 from __future__ import annotations
 
 import typer
 
-from leadwire.client.cli import ApiKey, ApiUrl, AsJson, call
+from leadwire.client.cli import ApiKey, ApiUrl, AsJson, call, run_sdk
+from leadwire.client.tables import TEXT, Column, show_page
 
 jobs_app = typer.Typer(
     no_args_is_help=True,
@@ -40,3 +41,35 @@ def wait(
 def cancel(job_id: str = JobId, api_url: str = ApiUrl, api_key: str = ApiKey, as_json: bool = AsJson) -> None:
     """Cancel a job that has not ended (a running job stops at its next step; a sent message stays sent)."""
     call(api_url, api_key, as_json, lambda lw: lw.cancel(job_id))
+
+
+COLUMNS: list[Column] = [
+    ("Id", "id", TEXT),
+    ("Action", "action", TEXT),
+    ("Status", "status", TEXT),
+    ("Progress", "progress_text", TEXT),
+    ("Charged", "charged", TEXT),
+    ("Scheduled", "scheduled_at", TEXT),
+]
+
+
+@jobs_app.command("list")
+def list_(
+    status: str | None = typer.Option(None, "--status", help="one status: queued, scheduled, running, ..."),
+    limit: int = typer.Option(20, "--limit", min=1, max=100, help="jobs per page"),
+    cursor: str | None = typer.Option(None, "--cursor", help="next_cursor of the previous page"),
+    api_url: str = ApiUrl,
+    api_key: str = ApiKey,
+    as_json: bool = AsJson,
+) -> None:
+    """The account's jobs, newest first."""
+    page = run_sdk(api_url, api_key, lambda lw: lw.list_jobs(status=status, limit=limit, cursor=cursor))
+    rows = [
+        {
+            **job,
+            "progress_text": f"{job['progress']['stage']} {job['progress']['percent']:.0f}%",
+            "charged": str(job["billing"]["charged_credits"]),
+        }
+        for job in page["items"]
+    ]
+    show_page(page, "Jobs", COLUMNS, as_json, rows)

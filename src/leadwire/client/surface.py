@@ -249,6 +249,13 @@ class Operations(Creations[R], Imports[R], Suppressions[R], Sending[R], Enrichme
     def _create(self, operation: Operation, given: dict[str, Any]) -> R:
         return self._run(creation_call(operation, given))
 
+    def list_jobs(
+        self, *, status: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> R:
+        """One page of the account's jobs, newest first: `{items, next_cursor, has_more, request_id}`."""
+        params = query_params(status=status, limit=limit, cursor=cursor)
+        return self._run(Call("GET", "/api/v2/jobs", params=params, unwrap=PAGE))
+
     def credits(self) -> R:
         """The account's credits: `{balance, reserved, available, updated_at}`."""
         return self._run(Call("GET", "/api/v2/credits"))

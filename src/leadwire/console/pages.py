@@ -10,8 +10,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.channels import connected, sending_policy
 from leadwire.channels.pause_rules import shown_status
 from leadwire.channels.queue import waiting_sends
+from leadwire.platform import jobs as platform_jobs
 from leadwire.platform.billing import read_balance
 from leadwire.platform.callers import Caller
+from leadwire.platform.errors import ApiError
+from leadwire.platform.jobs import STATUSES
+from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso, utcnow
 
 QUEUE_ROWS = 20
@@ -50,3 +55,30 @@ async def _accounts(session: AsyncSession, caller: Caller) -> list[dict[str, Any
             }
         )
     return shown
+
+
+JOBS_PER_PAGE = 25
+
+
+async def jobs(
+    session: AsyncSession, runtime: Runtime, caller: Caller, *, status: str | None, cursor: str | None
+) -> dict[str, Any]:
+    """A page of the account's jobs (what `GET /api/v2/jobs` lists), newest first."""
+    if status is not None and status not in STATUSES:
+        status = None
+    codec = CursorCodec.for_instance(runtime.settings.resolved_secret_key)
+    try:
+        found, next_cursor = await platform_jobs.list_jobs(
+            session, codec, caller, status=status, limit=JOBS_PER_PAGE, cursor=cursor
+        )
+    except ApiError:  # a cursor edited by hand: the first page
+        found, next_cursor = await platform_jobs.list_jobs(
+            session, codec, caller, status=status, limit=JOBS_PER_PAGE, cursor=None
+        )
+    return {"jobs": found, "next_cursor": next_cursor, "status": status, "statuses": STATUSES}
+
+
+async def cancel(session: AsyncSession, runtime: Runtime, caller: Caller, job_id: str) -> None:
+    """`POST /api/v2/jobs/{id}/cancel`'s service, with its refusals (`task_not_found`, a missing write
+    scope, `job_already_running`)."""
+    await platform_jobs.cancel_job(session, runtime.notifier, caller, job_id)

@@ -40,9 +40,9 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 router.mount("/static", StaticFiles(directory=HERE / "static"), name="console-static")
 
 
-def _page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+def _page(template: str, http_status: int = 200, /, **context: Any) -> HTMLResponse:
     html = _templates.get_template(template).render(**context)
-    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+    return HTMLResponse(html, status_code=http_status, headers=SECURITY_HEADERS)
 
 
 def _to(path: str) -> RedirectResponse:
@@ -138,3 +138,54 @@ async def overview(request: Request, session: Session, runtime: Runtime = Depend
         return _to("/console/sign-in")
     shown = await pages.overview(session, current.caller)
     return _page("overview.html", title="Overview", signed_in=True, csrf=current.csrf_token, **shown)
+
+
+@router.get("/jobs")
+async def jobs_page(
+    request: Request,
+    session: Session,
+    status: str | None = None,
+    cursor: str | None = None,
+    done: str | None = None,
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    if current is None:
+        return _to("/console/sign-in")
+    shown = await pages.jobs(session, runtime, current.caller, status=status or None, cursor=cursor)
+    message = f"Job {done} cancelled." if done and done.startswith("job_") else None
+    return _page("jobs.html", title="Jobs", signed_in=True, csrf=current.csrf_token, message=message, **shown)
+
+
+@router.post("/jobs/{job_id}/cancel")
+async def cancel_job(
+    request: Request,
+    session: Session,
+    job_id: str,
+    csrf: str = Form(default="", max_length=100),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    if current is None:
+        return _to("/console/sign-in")
+    if not sessions.csrf_ok(current.csrf_token, csrf):
+        return _page(
+            "sign_in.html",
+            403,
+            title="Sign in",
+            signed_in=False,
+            csrf="",
+            error="The form expired: reload the page.",
+        )
+    try:
+        await pages.cancel(session, runtime, current.caller, job_id)
+    except ApiError as refused:
+        shown = await pages.jobs(session, runtime, current.caller, status=None, cursor=None)
+        status = (
+            404 if refused.code == "task_not_found" else 409 if refused.code == "job_already_running" else 403
+        )
+        return _page(
+            "jobs.html", status, title="Jobs", signed_in=True, csrf=current.csrf_token,
+            message=f"Not cancelled: {refused.detail or refused.code}", **shown,
+        )  # fmt: skip
+    return _to(f"/console/jobs?done={job_id}")

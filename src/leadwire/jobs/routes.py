@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Query
 
 from leadwire.jobs.operations import CANCEL, READ
 from leadwire.platform import jobs
 from leadwire.platform.callers import Caller
+from leadwire.platform.errors import ApiError
 from leadwire.platform.http import (
     Idempotency,
     ItemEnvelope,
     JSONResponse,
+    PageEnvelope,
     Session,
     documented,
     errors,
@@ -20,10 +22,12 @@ from leadwire.platform.http import (
     idempotent,
     json_response,
     ok_item,
+    ok_items,
     require,
     respond,
 )
-from leadwire.platform.jobs import PublicJob, public_job
+from leadwire.platform.jobs import STATUSES, PublicJob, public_job
+from leadwire.platform.pagination import CursorCodec, int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["jobs"])
@@ -72,3 +76,35 @@ async def cancel_job(
 ) -> JSONResponse:
     job = await jobs.cancel_job(session, runtime.notifier, caller, job_id)
     return await respond(session, idem, ok_item(public_job(job)))
+
+
+@router.get(
+    "/api/v2/jobs",
+    responses={**documented(PageEnvelope[PublicJob]), **errors("invalid_request")},
+    summary="List jobs",
+    description=(
+        "The account's jobs, newest first, of every capability the key may read (the same scope a job's "
+        "own read needs); `status` keeps one status (`queued`, `scheduled`, `running`, `succeeded`, "
+        "`failed`, `cancelled`). `limit` 1-100 (default 20); pass `next_cursor` as `cursor` while "
+        "`has_more`. Free."
+    ),
+)
+async def list_jobs(
+    session: Session,
+    caller: JobReader,
+    runtime: Runtime = Depends(get_runtime),
+    status: str | None = Query(default=None, description="one status"),
+    limit: str | None = Query(default=None, description="1-100, default 20"),
+    cursor: str | None = Query(default=None, description="`next_cursor` of the previous page, unchanged"),
+) -> JSONResponse:
+    if status is not None and status not in STATUSES:
+        raise ApiError("invalid_request", param="status", detail="one of " + ", ".join(STATUSES))
+    rows, next_cursor = await jobs.list_jobs(
+        session,
+        CursorCodec.for_instance(runtime.settings.resolved_secret_key),
+        caller,
+        status=status,
+        limit=int_query(limit, "limit", 20, 1, 100),
+        cursor=cursor,
+    )
+    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))

@@ -16,14 +16,16 @@ from leadwire.platform.jobs.service import (
     create_job,
     get_owned_job,
     hand_over,
+    list_jobs,
     read_job,
     release_held,
 )
-from leadwire.platform.jobs.states import PENDING
+from leadwire.platform.jobs.states import PENDING, STATUSES
 from leadwire.platform.jobs.views import public_job, reduced_job
 
 __all__ = [
     "PENDING",
+    "STATUSES",
     "ActionSpec",
     "BackgroundTask",
     "Channel",
@@ -43,6 +45,7 @@ __all__ = [
     "get_owned_job",
     "hand_over",
     "job_operation",
+    "list_jobs",
     "public_job",
     "read_job",
     "reduced_job",

@@ -28,6 +28,7 @@ from leadwire.platform.jobs.schemas import PublicJob
 from leadwire.platform.jobs.states import PENDING, TERMINAL, UNDER_WAY
 from leadwire.platform.jobs.views import PUBLIC_JOB_READ, JobLike, public_job
 from leadwire.platform.notify import NEW_JOB_CHANNEL, Notifier
+from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.request_context import request_id_var
 from leadwire.platform.time import utcnow
 
@@ -335,3 +336,30 @@ async def hand_over(
     await session.flush()
     await notifier.publish(session, NEW_JOB_CHANNEL, action)
     return child
+
+
+async def list_jobs(
+    session: AsyncSession,
+    codec: CursorCodec,
+    caller: Caller,
+    *,
+    status: str | None,
+    limit: int,
+    cursor: str | None,
+) -> tuple[list[PublicJob], str | None]:
+    """The account's jobs, newest first, of the actions whose capability the key may read (as each job's
+    own read requires); `status` keeps one status."""
+    readable = [spec.action for spec in registry.specs() if caller.can(f"{spec.scopes}:read")]
+    statement = select(Job).where(Job.user_id == caller.user_id, Job.action.in_(readable))
+    if status is not None:
+        statement = statement.where(Job.status == status)
+    rows, next_cursor = await newest_first(
+        session,
+        codec,
+        statement,
+        Job.id,
+        limit=limit,
+        cursor=cursor,
+        bound_to=binding(user=caller.user_id, status=status),
+    )
+    return [public_job(row) for row in rows], next_cursor
