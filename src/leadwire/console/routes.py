@@ -13,7 +13,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from starlette.staticfiles import StaticFiles
 
 from leadwire.console import pages, sessions
 from leadwire.platform.errors import ApiError
@@ -37,7 +36,13 @@ SECURITY_HEADERS = {
 }
 
 router = APIRouter(prefix="/console", include_in_schema=False)
-router.mount("/static", StaticFiles(directory=HERE / "static"), name="console-static")
+# The style sheet, served by a route (a router's mounts are not carried into the app).
+_STYLE = (HERE / "static" / "console.css").read_bytes()
+
+
+@router.get("/static/console.css")
+async def style() -> Response:
+    return Response(_STYLE, media_type="text/css", headers={"Cache-Control": "public, max-age=3600"})
 
 
 def _page(template: str, http_status: int = 200, /, **context: Any) -> HTMLResponse:

@@ -1,0 +1,92 @@
+"""The console in headless Chromium (Debian's, driven by Playwright through `executable_path`), on a real
+server on loopback: sign in through the form, read the overview, open the jobs, cancel one; on a
+phone-sized screen nothing scrolls sideways; the browser asks for nothing off the server (any such
+request fails the test). With LEADWIRE_CONSOLE_SCREENSHOTS=<dir>, each page is saved there (how the
+pictures in docs/console.md are made)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from leadwire.app import create_app
+from leadwire.platform.runtime import Runtime
+from tests.outreach.test_dispatch_validation import email
+from tests.support.accounts import AccountFactory
+from tests.support.lifespan import served
+
+CHROMIUM = shutil.which("chromium")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+SHOTS = os.environ.get("LEADWIRE_CONSOLE_SCREENSHOTS")
+
+
+@needs_chromium
+async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    from playwright.async_api import Route, async_playwright
+
+    owner = await accounts.create(credits=4321)
+    mailbox = await accounts.connect(owner.user_id, "email")
+    job = (
+        await client.post("/api/v2/outreach/dispatches", json=email(mailbox), headers=owner.headers)
+    ).json()
+    job_id = job["item"]["id"]
+    elsewhere: list[str] = []
+    async with served(create_app(runtime=runtime)) as base, async_playwright() as playwright:
+
+        async def only_the_server(route: Route) -> None:
+            if route.request.url.startswith(base):
+                await route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                await route.abort()
+
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            await page.route("**/*", only_the_server)
+            await page.goto(f"{base}/console")
+            assert page.url == f"{base}/console/sign-in"
+            await _shot(page, "sign-in")
+            await page.fill("#api_key", owner.key)
+            await page.click("button[type=submit]")
+            await page.wait_for_url(f"{base}/console")
+            assert await page.inner_text("h1") == "Overview"
+            assert "4321" in await page.inner_text("main")
+            widest = await page.evaluate(
+                "[...document.querySelectorAll('body *')]"
+                ".filter(e => !e.closest('.scroll'))"
+                ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
+                ".map(e => e.tagName + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 5)"
+            )
+            assert await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"), widest
+            await _shot(page, "overview")
+            await page.click("nav >> text=Jobs")
+            await page.wait_for_url(f"{base}/console/jobs")
+            assert job_id in await page.inner_text("main")
+            await _shot(page, "jobs")
+            await page.click("form[action$='/cancel'] button")
+            await page.wait_for_url(f"{base}/console/jobs?done={job_id}")
+            assert "cancelled" in await page.inner_text("main")
+            cookies = {c["name"]: c for c in await page.context.cookies()}
+            session = cookies["lw_console"]
+            assert (
+                session["httpOnly"] and session["sameSite"] == "Strict" and owner.key not in session["value"]
+            )
+            assert await page.evaluate("document.cookie") == ""  # nothing a script could read
+        finally:
+            await browser.close()
+    assert elsewhere == []
+    state = (await client.get(f"/api/v2/jobs/{job_id}", headers=owner.headers)).json()["item"]
+    assert state["status"] == "cancelled"
+
+
+async def _shot(page: object, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
