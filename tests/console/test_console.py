@@ -115,3 +115,19 @@ async def test_the_jobs_page_lists_and_cancels_with_the_forms_token_and_only_the
     assert (state["status"], other_state["status"]) == ("cancelled", "scheduled")
     filtered = await client.get("/console/jobs", params={"status": "scheduled"})
     assert job["id"] not in filtered.text
+
+
+async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: httpx.AsyncClient) -> None:
+    """The console's own door (tests/platform/test_security.py lists its routes): no session, no data."""
+    for method, path in (
+        ("GET", "/console"),
+        ("GET", "/console/jobs"),
+        ("POST", "/console/jobs/job_01m8nothing/cancel"),
+        ("POST", "/console/sign-out"),
+    ):
+        response = await client.request(method, path, data={"csrf": "x"} if method == "POST" else None)
+        assert (response.status_code, response.headers.get("location")) == (303, SIGN_IN), (method, path)
+    client.cookies.set("lw_console", "made-up-token", path="/console")
+    assert (await client.get("/console")).headers["location"] == SIGN_IN
+    style = await client.get("/console/static/console.css")
+    assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")

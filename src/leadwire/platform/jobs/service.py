@@ -350,6 +350,8 @@ async def list_jobs(
     """The account's jobs, newest first, of the actions whose capability the key may read (as each job's
     own read requires); `status` keeps one status."""
     readable = [spec.action for spec in registry.specs() if caller.can(f"{spec.scopes}:read")]
+    if not readable:  # the door of the list: a read scope of at least one capability that has jobs
+        raise scope_missing(" or ".join(sorted({f"{spec.scopes}:read" for spec in registry.specs()})))
     statement = select(Job).where(Job.user_id == caller.user_id, Job.action.in_(readable))
     if status is not None:
         statement = statement.where(Job.status == status)
