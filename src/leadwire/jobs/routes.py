@@ -84,9 +84,9 @@ async def cancel_job(
     summary="List jobs",
     description=(
         "The account's jobs, newest first, of every capability the key may read (the same scope a job's "
-        "own read needs; a key that reads none is 403 `permission_denied`); `status` keeps one status (`queued`, `scheduled`, `running`, `succeeded`, "
-        "`failed`, `cancelled`). `limit` 1-100 (default 20); pass `next_cursor` as `cursor` while "
-        "`has_more`. Free."
+        "own read needs; a key that reads none is 403 `permission_denied`); `status` keeps one status "
+        "(`queued`, `scheduled`, `running`, `succeeded`, `failed`, `cancelled`). `limit` 1-100 (default "
+        "20); pass `next_cursor` as `cursor` while `has_more`. Free."
     ),
 )
 async def list_jobs(
