@@ -47,6 +47,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("soak.py", []),
     ("dispatch.py", []),
     ("held_queue.py", []),
+    ("console_pages.py", []),
     ("customs.py", []),
     ("customs_scale.py", []),
     ("search_scale.py", []),
