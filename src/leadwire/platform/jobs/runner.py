@@ -9,7 +9,6 @@ committed or its lease is gone (another worker then owns the job, and this outco
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import dataclasses
 import functools
@@ -20,11 +19,12 @@ from typing import Any
 from sqlalchemy import Row
 
 from leadwire.platform import idempotency
-from leadwire.platform.db import is_lost_race, is_transient, transaction
+from leadwire.platform.db import is_transient, transaction
 from leadwire.platform.events import log as event_log
 from leadwire.platform.jobs import handoff, presence, queue
 from leadwire.platform.jobs.background import background_tasks
 from leadwire.platform.jobs.context import JobContext, JobFailure, JobHeld
+from leadwire.platform.jobs.failures import FailureCounts, log_step_failure, next_delay
 from leadwire.platform.jobs.models import DETAIL_LIMIT
 from leadwire.platform.jobs.progress import ProgressWriter
 from leadwire.platform.jobs.registry import registry
@@ -41,11 +41,6 @@ RETRY_FIRST_SECONDS = 0.05
 # for good with handler_error.
 TRANSIENT_ATTEMPTS = 10
 TRANSIENT_BACKOFF_FIRST, TRANSIENT_BACKOFF_MAX = 1.0, 60.0
-RETRY_MAX_SECONDS = 2.0
-
-
-def _next_delay(delay: float) -> float:
-    return min(RETRY_MAX_SECONDS, delay * 2)
 
 
 class Worker:
@@ -72,7 +67,7 @@ class Worker:
         self._outcomes: list[tuple[queue.Outcome, asyncio.Future[None]]] = []
         self._outcomes_ready = asyncio.Event()
         self._finisher: asyncio.Task[None] | None = None
-        self._transient = _FailureCounts()
+        self._transient = FailureCounts()
         # Set once the database has counted this worker alive (`presence.beat`).
         self.announced = asyncio.Event()
 
@@ -103,9 +98,9 @@ class Worker:
                             await self._idle(new_jobs)
                         delay = RETRY_FIRST_SECONDS
                     except Exception as exc:
-                        _log_step_failure("claim loop", exc)
+                        log_step_failure("claim loop", exc)
                         await self._sleep_unless_stopping(delay)
-                        delay = _next_delay(delay)
+                        delay = next_delay(delay)
         finally:
             if extra:  # a background task ends its step within the grace period, or is cut off
                 await asyncio.wait(extra, timeout=self.settings.shutdown_grace_seconds)
@@ -170,7 +165,7 @@ class Worker:
             async with transaction(self.runtime.sessionmaker) as session:
                 await presence.leave(session, owner=self.owner)
         except Exception as exc:  # its row goes stale and stops counting all the same
-            _log_step_failure("leaving", exc)
+            log_step_failure("leaving", exc)
 
     async def _claim(self) -> bool:
         """Claim due jobs into the free slots; True when it filled them all (more may be due: claim again
@@ -268,7 +263,7 @@ class Worker:
                     session, owner=self.owner, concurrency=self.concurrency, running=len(self._running)
                 )
         except Exception as exc:  # a missed beat: readiness may say "no worker" until the next
-            _log_step_failure("presence beat", exc)
+            log_step_failure("presence beat", exc)
             return
         self.announced.set()
 
@@ -327,8 +322,12 @@ class Worker:
         try:
             await self._record(outcome)
         finally:
-            self._running.pop(job.id, None)
-            self._slot_freed.set()
+            self._free_slot(job.id)
+
+    def _free_slot(self, job_id: str) -> None:
+        """The job's worker slot is free again, whatever became of the job."""
+        self._running.pop(job_id, None)
+        self._slot_freed.set()
 
     async def _run_handler(
         self, job: Row[Any] | handoff.ClaimedJob, ctx: JobContext
@@ -425,10 +424,9 @@ class Worker:
                     hold=held.hold,
                 )
         except Exception as failed:
-            _log_step_failure(f"holding back job {job.id}", failed)
+            log_step_failure(f"holding back job {job.id}", failed)
         finally:
-            self._running.pop(job.id, None)
-            self._slot_freed.set()
+            self._free_slot(job.id)
 
     async def _retry_later(self, job: Any, exc: Exception, failures: int) -> None:
         """Hand the job back with its claim's attempt (the database failed, not the job), due again
@@ -451,14 +449,13 @@ class Worker:
                         )
                     return
                 except Exception as failed:
-                    _log_step_failure(f"handing back job {job.id}", failed)
+                    log_step_failure(f"handing back job {job.id}", failed)
                     if not is_transient(failed) or self._stopping.is_set():
                         return
                 await asyncio.sleep(step)
-                step = _next_delay(step)
+                step = next_delay(step)
         finally:
-            self._running.pop(job.id, None)
-            self._slot_freed.set()
+            self._free_slot(job.id)
 
     async def _commit_retrying(self, outcomes: list[queue.Outcome]) -> bool:
         """True once committed, retrying while the database fails transiently (the jobs stay
@@ -469,33 +466,15 @@ class Worker:
                 await self._finish_many(outcomes)
                 return True
             except Exception as exc:
-                _log_step_failure(f"recording {len(outcomes)} outcomes", exc)
+                log_step_failure(f"recording {len(outcomes)} outcomes", exc)
                 if not is_transient(exc):
                     return False
             await asyncio.sleep(delay)
-            delay = _next_delay(delay)
+            delay = next_delay(delay)
 
     async def _finish_many(self, outcomes: list[queue.Outcome]) -> None:
         async with transaction(self.runtime.sessionmaker) as session:
             await queue.finish_many(session, self.runtime.notifier, owner=self.owner, outcomes=outcomes)
-
-
-class _FailureCounts:
-    """How often each job's run met a database failure on this worker: the back-off and the cap of
-    handing it back. Bounded: the oldest jobs are forgotten first (another worker may have them)."""
-
-    LIMIT = 1024
-
-    def __init__(self) -> None:
-        self._counts: collections.OrderedDict[str, int] = collections.OrderedDict()
-
-    def count(self, job_id: str) -> int:
-        """Record one more failure of `job_id`; how many this worker has now seen."""
-        seen = self._counts.pop(job_id, 0) + 1
-        self._counts[job_id] = seen
-        if len(self._counts) > self.LIMIT:
-            self._counts.popitem(last=False)
-        return seen
 
 
 def _capped(detail: str | None) -> str | None:
@@ -503,12 +482,3 @@ def _capped(detail: str | None) -> str | None:
     if not detail:
         return None
     return detail if len(detail) <= DETAIL_LIMIT else detail[: DETAIL_LIMIT - 1] + "…"
-
-
-def _log_step_failure(step: str, exc: Exception) -> None:
-    if is_lost_race(exc):
-        log.warning("%s: lost a lock race (deadlock or serialization failure); retrying", step)
-    elif is_transient(exc):
-        log.warning("%s: database unavailable (%s); retrying", step, type(exc).__name__)
-    else:
-        log.error("%s failed", step, exc_info=exc)
