@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.console import pages, sessions
 from leadwire.platform.errors import ApiError
@@ -21,6 +22,7 @@ from leadwire.platform.runtime import Runtime, get_runtime
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "lw_console"
+SIGN_IN = "/console/sign-in"
 SIGN_IN_COOKIE = "lw_console_signin"
 _templates = Environment(
     loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]), auto_reload=False
@@ -66,6 +68,16 @@ def _set_cookie(request: Request, response: Response, name: str, value: str, max
     )
 
 
+def _expired_form() -> HTMLResponse:
+    """403 for a form whose CSRF token is not the session's (or the sign-in cookie's)."""
+    error = "The form expired: reload the page."
+    return _page("sign_in.html", 403, title="Sign in", signed_in=False, csrf="", error=error)
+
+
+async def _signed_in(request: Request, session: AsyncSession, runtime: Runtime) -> sessions.SignedIn | None:
+    return await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+
+
 @router.get("/sign-in")
 async def sign_in_form(request: Request) -> HTMLResponse:
     csrf = secrets.token_urlsafe(24)
@@ -83,14 +95,7 @@ async def sign_in(
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
     if not sessions.csrf_ok(request.cookies.get(SIGN_IN_COOKIE, ""), csrf):
-        return _page(
-            "sign_in.html",
-            403,
-            title="Sign in",
-            signed_in=False,
-            csrf="",
-            error="The form expired: reload the page.",
-        )
+        return _expired_form()
     client = request.client.host if request.client else None
     try:
         token, _ = await sessions.sign_in(session, runtime, api_key, client)
@@ -120,27 +125,20 @@ async def sign_out(
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
     token = request.cookies.get(SESSION_COOKIE)
-    current = await sessions.signed_in(session, runtime, token)
+    current = await _signed_in(request, session, runtime)
     if current is not None and not sessions.csrf_ok(current.csrf_token, csrf):
-        return _page(
-            "sign_in.html",
-            403,
-            title="Sign in",
-            signed_in=False,
-            csrf="",
-            error="The form expired: reload the page.",
-        )
+        return _expired_form()
     await sessions.sign_out(session, token)
-    response = _to("/console/sign-in")
+    response = _to(SIGN_IN)
     response.delete_cookie(SESSION_COOKIE, path="/console")
     return response
 
 
 @router.get("")
 async def overview(request: Request, session: Session, runtime: Runtime = Depends(get_runtime)) -> Response:
-    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    current = await _signed_in(request, session, runtime)
     if current is None:
-        return _to("/console/sign-in")
+        return _to(SIGN_IN)
     shown = await pages.overview(session, current.caller)
     return _page("overview.html", title="Overview", signed_in=True, csrf=current.csrf_token, **shown)
 
@@ -154,9 +152,9 @@ async def jobs_page(
     done: str | None = None,
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    current = await _signed_in(request, session, runtime)
     if current is None:
-        return _to("/console/sign-in")
+        return _to(SIGN_IN)
     shown = await pages.jobs(session, runtime, current.caller, status=status or None, cursor=cursor)
     message = f"Job {done} cancelled." if done and done.startswith("job_") else None
     return _page("jobs.html", title="Jobs", signed_in=True, csrf=current.csrf_token, message=message, **shown)
@@ -170,27 +168,18 @@ async def cancel_job(
     csrf: str = Form(default="", max_length=100),
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+    current = await _signed_in(request, session, runtime)
     if current is None:
-        return _to("/console/sign-in")
+        return _to(SIGN_IN)
     if not sessions.csrf_ok(current.csrf_token, csrf):
-        return _page(
-            "sign_in.html",
-            403,
-            title="Sign in",
-            signed_in=False,
-            csrf="",
-            error="The form expired: reload the page.",
-        )
+        return _expired_form()
     try:
         await pages.cancel(session, runtime, current.caller, job_id)
     except ApiError as refused:
         shown = await pages.jobs(session, runtime, current.caller, status=None, cursor=None)
-        status = (
-            404 if refused.code == "task_not_found" else 409 if refused.code == "job_already_running" else 403
-        )
+        code = {"task_not_found": 404, "job_already_running": 409}.get(refused.code, 403)
         return _page(
-            "jobs.html", status, title="Jobs", signed_in=True, csrf=current.csrf_token,
+            "jobs.html", code, title="Jobs", signed_in=True, csrf=current.csrf_token,
             message=f"Not cancelled: {refused.detail or refused.code}", **shown,
         )  # fmt: skip
     return _to(f"/console/jobs?done={job_id}")
