@@ -10,22 +10,11 @@ import re
 import httpx
 
 from leadwire.platform.runtime import Runtime
+from tests.console.signing import SIGN_IN
+from tests.console.signing import csrf_of as _csrf
+from tests.console.signing import sign_in as _sign_in
 from tests.outreach.test_dispatch_validation import email
 from tests.support.accounts import AccountFactory, TestAccount
-
-SIGN_IN = "/console/sign-in"
-
-
-def _csrf(html: str) -> str:
-    found = re.search(r'name="csrf" value="([^"]*)"', html)
-    assert found, html
-    return found.group(1)
-
-
-async def _sign_in(client: httpx.AsyncClient, key: str) -> httpx.Response:
-    form = await client.get(SIGN_IN)
-    assert form.status_code == 200 and form.headers["content-type"].startswith("text/html")
-    return await client.post(SIGN_IN, data={"api_key": key, "csrf": _csrf(form.text)})
 
 
 def _raw(owner: TestAccount) -> str:
@@ -124,10 +113,20 @@ async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: ht
         ("GET", "/console/jobs"),
         ("POST", "/console/jobs/job_01m8nothing/cancel"),
         ("POST", "/console/sign-out"),
+        ("GET", "/console/websets"),
+        ("POST", "/console/websets"),
+        ("GET", "/console/websets/ws_01nothing"),
+        ("GET", "/console/websets/ws_01nothing/export"),
+        ("POST", "/console/websets/ws_01nothing/find-more"),
     ):
         response = await client.request(method, path, data={"csrf": "x"} if method == "POST" else None)
         assert (response.status_code, response.headers.get("location")) == (303, SIGN_IN), (method, path)
+    live = await client.get("/console/websets/ws_01nothing/live")
+    assert live.status_code == 401  # a page's EventSource, not a page: no redirect to follow
     client.cookies.set("lw_console", "made-up-token", path="/console")
     assert (await client.get("/console")).headers["location"] == SIGN_IN
     style = await client.get("/console/static/console.css")
     assert style.status_code == 200 and style.headers["content-type"].startswith("text/css")
+    script = await client.get("/console/static/console.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert (await client.get("/console/static/missing.js")).status_code == 404

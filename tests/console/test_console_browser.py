@@ -17,6 +17,7 @@ from leadwire.app import create_app
 from leadwire.platform.runtime import Runtime
 from tests.outreach.test_dispatch_validation import email
 from tests.support.accounts import AccountFactory
+from tests.support.jobs import running_worker
 from tests.support.lifespan import served
 
 CHROMIUM = shutil.which("chromium")
@@ -90,3 +91,55 @@ async def _shot(page: object, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+@needs_chromium
+async def test_a_list_fills_on_screen_without_a_reload_and_an_items_evidence_opens(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    from playwright.async_api import Route, async_playwright
+
+    owner = await AccountFactory(world_runtime).create(credits=500)
+    elsewhere: list[str] = []
+    async with served(create_app(runtime=world_runtime)) as base, async_playwright() as playwright:
+
+        async def only_the_server(route: Route) -> None:
+            if route.request.url.startswith(base):
+                await route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                await route.abort()
+
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+            page = await context.new_page()
+            await page.route("**/*", only_the_server)
+            await page.goto(f"{base}/console/sign-in")
+            await page.fill("#api_key", owner.key)
+            await page.click("button[type=submit]")
+            await page.wait_for_url(f"{base}/console")
+            await page.click("nav >> text=Lists")
+            await page.fill("#query", "software companies")
+            await page.click("form[action='/console/websets'] button[type=submit]")
+            await page.wait_for_url(f"{base}/console/websets/ws_*")
+            await page.evaluate("window.stillThisPage = true")
+            assert await page.locator("li.item").count() == 0
+            async with running_worker(world_runtime):
+                await page.wait_for_selector("li.item", timeout=60_000)
+                await page.wait_for_selector("#live-status >> text=Finished", timeout=60_000)
+            assert await page.evaluate("window.stillThisPage === true")  # filled in place, not reloaded
+            first = page.locator("li.item").first
+            await first.locator("summary").click()
+            assert await first.locator("details.evidence li").first.is_visible()
+            await _shot(page, "webset")
+            async with page.expect_download() as download:
+                await page.click("text=Export CSV")
+            saved = await (await download.value).path()
+            assert Path(saved).read_text().splitlines()[0].startswith("id,")
+            assert await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+            await page.click("nav >> text=Lists")
+            await _shot(page, "websets")
+        finally:
+            await browser.close()
+    assert elsewhere == []

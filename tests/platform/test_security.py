@@ -61,7 +61,12 @@ CONSOLE_ROUTES = {
     "/console/sign-out",
     "/console/jobs",
     "/console/jobs/{job_id}/cancel",
-    "/console/static/console.css",
+    "/console/static/{name}",
+    "/console/websets",
+    "/console/websets/{webset_id}",
+    "/console/websets/{webset_id}/live",
+    "/console/websets/{webset_id}/find-more",
+    "/console/websets/{webset_id}/export",
 }
 DUMMY_ID = "zz_dummy_0001"
 

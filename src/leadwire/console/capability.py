@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from leadwire.platform.capability import Capability
 
-CAPABILITY = Capability(name="console", routers=("leadwire.console.routes",))
+CAPABILITY = Capability(
+    name="console", routers=("leadwire.console.routes", "leadwire.console.websets_routes")
+)

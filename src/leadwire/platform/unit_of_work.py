@@ -67,3 +67,9 @@ async def commit_rewrite(
     """Commit point 2: after `Prefer: wait`, store the response actually sent."""
     if claim is not None:
         await commit_with_response(session, claim, status=status, body=body)
+
+
+async def discard(session: AsyncSession) -> None:
+    """A refused action shown as a page rather than raised (the console): what it wrote before the
+    refusal is rolled back, so the page's reads and the request's end commit nothing half-done."""
+    await session.rollback()

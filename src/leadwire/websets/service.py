@@ -37,6 +37,8 @@ MATCH_FILTERS = {
     "rejected": ("rejected",),
     "verified": ("full", "partial", "rejected"),
 }
+# Items read back by id at once: an `items.changed` event carries one release batch, well under this.
+MAX_ITEMS_BY_ID = 200
 
 
 def cursor_codec(runtime: Runtime) -> CursorCodec:
@@ -193,6 +195,34 @@ async def items(
     rows = list((await session.execute(statement.order_by(WebsetItem.position).limit(limit + 1))).scalars())
     more = len(rows) > limit
     rows = rows[:limit]
+    return ItemsSnapshot(
+        items=await _shown(session, webset, rows, detail),
+        next_cursor=codec.encode({"position": rows[-1].position}, bound_to=bound) if more else None,
+        webset_status=webset.status,
+        items_revision=revision,
+        stream_cursor=stream_cursor,
+    )
+
+
+async def items_by_id(
+    session: AsyncSession, caller: Caller, webset_id: str, item_ids: list[str], *, match: str, detail: str
+) -> list[ItemOut]:
+    """The released items among `item_ids` that `match` selects, in list order (what a follower of the
+    stream reads again at a fuller detail than the event carries)."""
+    webset = await get_owned(session, caller, webset_id)
+    if not item_ids:
+        return []
+    statement = select(WebsetItem).where(
+        WebsetItem.webset_id == webset.id,
+        WebsetItem.id.in_(item_ids[:MAX_ITEMS_BY_ID]),
+        WebsetItem.match_status.in_(MATCH_FILTERS[match]),
+        WebsetItem.released.is_(True),
+    )
+    rows = list((await session.execute(statement.order_by(WebsetItem.position))).scalars())
+    return await _shown(session, webset, rows, detail)
+
+
+async def _shown(session: AsyncSession, webset: Webset, rows: list[WebsetItem], detail: str) -> list[ItemOut]:
     finished = webset.status in states.FINISHED
     by_id = {c["id"]: c for c in webset.criteria}
     shown = [views.item(r, detail=detail, finished=finished, criteria_by_id=by_id) for r in rows]
@@ -200,13 +230,7 @@ async def items(
         cells = await enrichments.cells_of(session, webset.id, [r.id for r in rows])
         for item in shown:
             item["enrichments"] = cells[item["id"]]
-    return ItemsSnapshot(
-        items=shown,
-        next_cursor=codec.encode({"position": rows[-1].position}, bound_to=bound) if more else None,
-        webset_status=webset.status,
-        items_revision=revision,
-        stream_cursor=stream_cursor,
-    )
+    return shown
 
 
 async def find_more(

@@ -6,7 +6,7 @@ This module is the room's public face; the middleware, the health endpoints, the
 and the server settings belong to the app that assembles them. A worker never imports this room.
 """
 
-from leadwire.platform.http.auth import authenticate_headers, caller_for_digest, require
+from leadwire.platform.http.auth import authenticate_headers, authorize, caller_for_digest, require
 from leadwire.platform.http.body import json_body, openapi_body, read_json_object
 from leadwire.platform.http.creation import (
     Idempotency,
@@ -45,6 +45,7 @@ __all__ = [
     "ToolKit",
     "add_creation_route",
     "authenticate_headers",
+    "authorize",
     "caller_for_digest",
     "control",
     "documented",

@@ -1,0 +1,88 @@
+"""What every console route shares: the templates, the page and redirect responses with their security
+headers, the session cookie, the signed-in check, and the page a refusal renders (the API's code and
+words, with the catalogue's status)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from leadwire.console import sessions
+from leadwire.platform.errors import ApiError
+from leadwire.platform.runtime import Runtime
+
+HERE = Path(__file__).parent
+SESSION_COOKIE = "lw_console"
+SIGN_IN = "/console/sign-in"
+SIGN_IN_COOKIE = "lw_console_signin"
+templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]), auto_reload=False
+)
+# A strict policy: nothing but the console's own files, no inline script, no framing.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def page(template: str, http_status: int = 200, /, **context: Any) -> HTMLResponse:
+    html = templates.get_template(template).render(**context)
+    return HTMLResponse(html, status_code=http_status, headers=SECURITY_HEADERS)
+
+
+def fragment(template: str, **context: Any) -> str:
+    """A piece of a page (rows, a progress block) as the live stream sends it."""
+    return templates.get_template(template).render(**context)
+
+
+def to(path: str) -> RedirectResponse:
+    return RedirectResponse(path, status_code=303, headers=SECURITY_HEADERS)
+
+
+def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        path="/console",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
+
+
+def expired_form() -> HTMLResponse:
+    """403 for a form whose CSRF token is not the session's (or the sign-in cookie's)."""
+    error = "The form expired: reload the page."
+    return page("sign_in.html", 403, title="Sign in", signed_in=False, csrf="", error=error)
+
+
+async def signed_in(request: Request, session: AsyncSession, runtime: Runtime) -> sessions.SignedIn | None:
+    return await sessions.signed_in(session, runtime, request.cookies.get(SESSION_COOKIE))
+
+
+def csrf_ok(current: sessions.SignedIn, given: str) -> bool:
+    return sessions.csrf_ok(current.csrf_token, given)
+
+
+def refused(current: sessions.SignedIn, error: ApiError, title: str) -> HTMLResponse:
+    """The page of a refusal: the API's status, code and detail (a missing scope, a rate limit, an
+    object of another account, which is not found)."""
+    return page(
+        "refused.html",
+        error.status,
+        title=title,
+        signed_in=True,
+        csrf=current.csrf_token,
+        code=error.code,
+        detail=error.detail,
+    )

@@ -1,0 +1,183 @@
+"""HTTP of the console's prospect-list pages: the lists and a creation form, one list with its items and
+evidence, its live stream (HTML fragments over SSE), Find More and the CSV export. Each action is
+authorised as the API authorises it (scope, plan, rate limits) and runs the API's services."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import Response
+
+from leadwire.console import web
+from leadwire.console import websets_pages as pages
+from leadwire.platform.errors import ApiError
+from leadwire.platform.http import Session, authorize, owned_download, owned_stream, resume_point
+from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.unit_of_work import discard
+from leadwire.websets import export
+from leadwire.websets.operations import READ, WRITE
+
+router = APIRouter(prefix="/console/websets", include_in_schema=False)
+TITLE = "Prospect lists"
+
+
+@router.get("")
+async def lists_page(
+    request: Request,
+    session: Session,
+    cursor: str | None = None,
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return web.to(web.SIGN_IN)
+    try:
+        await authorize(runtime, current.caller, READ)
+        shown = await pages.lists(session, runtime, current.caller, cursor)
+    except ApiError as error:
+        return web.refused(current, error, TITLE)
+    return web.page("websets.html", title=TITLE, signed_in=True, csrf=current.csrf_token, error=None, **shown)
+
+
+@router.post("")
+async def create(
+    request: Request,
+    session: Session,
+    csrf: str = Form(default="", max_length=100),
+    query: str = Form(default="", max_length=20_000),
+    target_kind: str = Form(default="company", max_length=20),
+    count: str = Form(default="25", max_length=10),
+    title: str = Form(default="", max_length=1_000),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return web.to(web.SIGN_IN)
+    if not web.csrf_ok(current, csrf):
+        return web.expired_form()
+    form = {"query": query, "target_kind": target_kind, "count": int(count) if count.isdigit() else count}
+    if title.strip():
+        form["title"] = title.strip()
+    try:
+        await authorize(runtime, current.caller, WRITE)
+        webset_id = await pages.create(session, runtime, current.caller, form)
+    except ApiError as error:
+        await discard(session)
+        shown = await pages.lists(session, runtime, current.caller, None)
+        message = f"Not created: {error.detail or error.code} ({error.code})"
+        return web.page(
+            "websets.html", error.status, title=TITLE, signed_in=True, csrf=current.csrf_token,
+            error=message, query=query, **shown,
+        )  # fmt: skip
+    return web.to(f"/console/websets/{webset_id}")
+
+
+@router.get("/{webset_id}")
+async def one_page(
+    request: Request,
+    session: Session,
+    webset_id: str,
+    match: str = "qualified",
+    cursor: str | None = None,
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return web.to(web.SIGN_IN)
+    if match not in pages.BANDS:
+        match = "qualified"
+    try:
+        await authorize(runtime, current.caller, READ)
+        shown = await pages.one(session, runtime, current.caller, webset_id, match=match, cursor=cursor)
+    except ApiError as error:
+        return web.refused(current, error, TITLE)
+    return web.page(
+        "webset.html", title=shown["webset"]["name"], signed_in=True, csrf=current.csrf_token, **shown
+    )
+
+
+@router.get("/{webset_id}/live")
+async def live(
+    request: Request,
+    session: Session,
+    webset_id: str,
+    match: str = "qualified",
+    stream_cursor: str | None = None,
+    items_revision: str | None = None,
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    """The page's live region: the list's stream as HTML fragments (the session's cookie, not a key)."""
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return Response(status_code=401, headers=web.SECURITY_HEADERS)
+    try:
+        await authorize(runtime, current.caller, READ)
+        await pages.check_owned(session, current.caller, webset_id)
+        reconnecting = request.headers.get("last-event-id") not in (None, "")
+        start = resume_point(stream_cursor, request.headers.get("last-event-id"))
+    except ApiError as error:
+        return Response(status_code=error.status, headers=web.SECURITY_HEADERS)
+    revision = (
+        int(items_revision) if items_revision and items_revision.isdigit() and not reconnecting else None
+    )
+    return owned_stream(
+        runtime,
+        current.caller,
+        lambda allowed: pages.live(
+            runtime,
+            current.caller,
+            webset_id,
+            match=match if match in pages.BANDS else "qualified",
+            start=start,
+            items_revision=revision,
+            csrf=current.csrf_token,
+            still_allowed=allowed,
+        ),
+    )
+
+
+@router.post("/{webset_id}/find-more")
+async def find_more(
+    request: Request,
+    session: Session,
+    webset_id: str,
+    csrf: str = Form(default="", max_length=100),
+    count: str = Form(default="25", max_length=10),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return web.to(web.SIGN_IN)
+    if not web.csrf_ok(current, csrf):
+        return web.expired_form()
+    try:
+        await authorize(runtime, current.caller, WRITE)
+        await pages.find_more(
+            session, runtime, current.caller, webset_id, int(count) if count.isdigit() else 0
+        )
+    except ApiError as error:
+        await discard(session)
+        return web.refused(current, error, TITLE)
+    return web.to(f"/console/websets/{webset_id}")
+
+
+@router.get("/{webset_id}/export")
+async def export_csv(
+    request: Request,
+    session: Session,
+    webset_id: str,
+    match: str = "qualified",
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    """The API's CSV export, for the signed-in account (a stream slot of its key while it runs)."""
+    current = await web.signed_in(request, session, runtime)
+    if current is None:
+        return web.to(web.SIGN_IN)
+    try:
+        await authorize(runtime, current.caller, READ)
+        what = await export.prepare(session, current.caller, webset_id, match=match, format="csv")
+        return owned_download(
+            runtime, current.caller, export.chunks(runtime.reader, what),
+            media_type=what.media_type, filename=what.filename,
+        )  # fmt: skip
+    except ApiError as error:
+        return web.refused(current, error, TITLE)
