@@ -118,6 +118,13 @@ async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: ht
         ("GET", "/console/websets/ws_01nothing"),
         ("GET", "/console/websets/ws_01nothing/export"),
         ("POST", "/console/websets/ws_01nothing/find-more"),
+        ("GET", "/console/jobs/job_01m8nothing"),
+        ("GET", "/console/research"),
+        ("POST", "/console/research/public-web"),
+        ("POST", "/console/research/contacts"),
+        ("GET", "/console/customs"),
+        ("POST", "/console/customs/candidates"),
+        ("POST", "/console/customs/report"),
     ):
         response = await client.request(method, path, data={"csrf": "x"} if method == "POST" else None)
         assert (response.status_code, response.headers.get("location")) == (303, SIGN_IN), (method, path)

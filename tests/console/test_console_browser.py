@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -59,13 +60,7 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
             await page.wait_for_url(f"{base}/console")
             assert await page.inner_text("h1") == "Overview"
             assert "4321" in await page.inner_text("main")
-            widest = await page.evaluate(
-                "[...document.querySelectorAll('body *')]"
-                ".filter(e => !e.closest('.scroll'))"
-                ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)"
-                ".map(e => e.tagName + ':' + Math.round(e.getBoundingClientRect().right)).slice(0, 5)"
-            )
-            assert await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"), widest
+            assert await _too_wide(page) == []
             await _shot(page, "overview")
             await page.click("nav >> text=Jobs")
             await page.wait_for_url(f"{base}/console/jobs")
@@ -137,9 +132,93 @@ async def test_a_list_fills_on_screen_without_a_reload_and_an_items_evidence_ope
                 await page.click("text=Export CSV")
             saved = await (await download.value).path()
             assert Path(saved).read_text().splitlines()[0].startswith("id,")
-            assert await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
+            assert await _too_wide(page) == []
             await page.click("nav >> text=Lists")
             await _shot(page, "websets")
         finally:
             await browser.close()
     assert elsewhere == []
+
+
+@needs_chromium
+async def test_contacts_draw_a_tree_and_a_customs_report_draws_its_trend(
+    world_runtime: Runtime, indexed_world: Path
+) -> None:
+    import duckdb
+    from playwright.async_api import async_playwright
+
+    from tests.support.world_rows import company_with_people
+
+    owner = await AccountFactory(world_runtime).create(credits=2000)
+    company = company_with_people(indexed_world)
+    with duckdb.connect(str(indexed_world / "trade.duckdb"), read_only=True) as trade:
+        importer = trade.execute(
+            "SELECT importer_name FROM shipments GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+        ).fetchone()
+    assert importer is not None
+    async with (
+        served(create_app(runtime=world_runtime)) as base,
+        async_playwright() as playwright,
+        running_worker(world_runtime),
+    ):
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            elsewhere = await _only_the_server(page, base)
+            await _sign_in_as(page, base, owner.key)
+            await page.click("nav >> text=Research")
+            await page.fill("#domain", company["domain"])
+            await page.click("form[action$='/contacts'] button")
+            await page.wait_for_selector("ul.tree li li", timeout=30_000)
+            await _shot(page, "research")
+            await page.click("nav >> text=Customs")
+            await page.fill("#company_name", str(importer[0]))
+            await page.click("form[action$='/candidates'] button")
+            await page.wait_for_selector("form[action$='/report'] button", timeout=30_000)
+            await _shot(page, "customs")
+            await page.click("form[action$='/report'] button")
+            await page.wait_for_selector("svg.chart rect.bar", timeout=30_000)
+            assert await page.locator("svg.chart rect.bar").count() >= 12
+            assert await _too_wide(page) == []
+            await _shot(page, "trade-report")
+        finally:
+            await browser.close()
+    assert elsewhere == []
+
+
+async def _only_the_server(page: Any, base: str) -> list[str]:
+    """Every request the page makes off the server is refused and listed here."""
+    elsewhere: list[str] = []
+
+    async def only_the_server(route: Any) -> None:
+        if route.request.url.startswith(base):
+            await route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            await route.abort()
+
+    await page.route("**/*", only_the_server)
+    return elsewhere
+
+
+async def _sign_in_as(page: Any, base: str, key: str) -> None:
+    await page.goto(f"{base}/console/sign-in")
+    await page.fill("#api_key", key)
+    await page.click("button[type=submit]")
+    await page.wait_for_url(f"{base}/console")
+
+
+async def _too_wide(page: Any) -> list[str]:
+    """What makes a phone-sized page scroll sideways: elements wider than the screen, or whose content
+    overflows them (a table may scroll inside its own `.scroll` box)."""
+    if await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"):
+        return []
+    found: list[str] = await page.evaluate(
+        "[...document.querySelectorAll('body *')]"
+        ".filter(e => !(e.parentElement && e.parentElement.closest('.scroll, svg')))"
+        ".filter(e => e.getBoundingClientRect().right > window.innerWidth + 1"
+        " || (e.scrollWidth > e.clientWidth + 1 && !e.classList.contains('scroll')))"
+        ".map(e => e.tagName + ':' + Math.round(e.getBoundingClientRect().right) + '/' + e.scrollWidth)"
+        ".slice(0, 5)"
+    )
+    return found or ["the page scrolls sideways"]

@@ -67,6 +67,13 @@ CONSOLE_ROUTES = {
     "/console/websets/{webset_id}/live",
     "/console/websets/{webset_id}/find-more",
     "/console/websets/{webset_id}/export",
+    "/console/jobs/{job_id}",
+    "/console/research",
+    "/console/research/public-web",
+    "/console/research/contacts",
+    "/console/customs",
+    "/console/customs/candidates",
+    "/console/customs/report",
 }
 DUMMY_ID = "zz_dummy_0001"
 

@@ -5,5 +5,6 @@ from __future__ import annotations
 from leadwire.platform.capability import Capability
 
 CAPABILITY = Capability(
-    name="console", routers=("leadwire.console.routes", "leadwire.console.websets_routes")
+    name="console",
+    routers=("leadwire.console.routes", "leadwire.console.websets_routes", "leadwire.console.job_routes"),
 )

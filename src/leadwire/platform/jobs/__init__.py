@@ -22,6 +22,7 @@ from leadwire.platform.jobs.service import (
 )
 from leadwire.platform.jobs.states import PENDING, STATUSES
 from leadwire.platform.jobs.views import public_job, reduced_job
+from leadwire.platform.jobs.wait import wait_for_terminal
 
 __all__ = [
     "PENDING",
@@ -51,4 +52,5 @@ __all__ = [
     "reduced_job",
     "registry",
     "release_held",
+    "wait_for_terminal",
 ]
