@@ -28,15 +28,16 @@ from leadwire.sandbox import cli as sandbox_cli
 if TYPE_CHECKING:
     from leadwire.sandbox.background import WorldBuild
 
-# The client's commands (outreach, customs, websets, research, jobs, webhooks, imports, suppressions,
-# sending, enrichments, monitors) bring the SDK and httpx: they are imported when one of them runs (or
-# help lists them), so `leadwire worker` and `leadwire api` start without them.
+# The client's commands (outreach, customs, websets, research, jobs, credits, webhooks, imports,
+# suppressions, sending, enrichments, monitors) bring the SDK and httpx: they are imported when one of
+# them runs (or help lists them), so `leadwire worker` and `leadwire api` start without them.
 _CLIENT_COMMANDS = {
     "outreach": ("leadwire.client.cli", "outreach_app"),
     "customs": ("leadwire.client.customs_cli", "customs_app"),
     "websets": ("leadwire.client.websets_cli", "websets_app"),
     "research": ("leadwire.client.research_cli", "research_app"),
     "jobs": ("leadwire.client.jobs_cli", "jobs_app"),
+    "credits": ("leadwire.client.credits_cli", "credits_app"),
     "webhooks": ("leadwire.client.webhooks_cli", "webhooks_app"),
     "imports": ("leadwire.client.imports_cli", "imports_app"),
     "suppressions": ("leadwire.client.suppressions_cli", "suppressions_app"),

@@ -63,6 +63,7 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
     tools = (await rpc(client, acct.headers, "tools/list", {})).json()["result"]["tools"]
     assert {t["name"] for t in tools} == {
         "get_credits",
+        "list_credit_entries",
         "create_webset",
         "list_websets",
         "get_webset",

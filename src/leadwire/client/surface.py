@@ -260,6 +260,20 @@ class Operations(Creations[R], Imports[R], Suppressions[R], Sending[R], Enrichme
         """The account's credits: `{balance, reserved, available, updated_at}`."""
         return self._run(Call("GET", "/api/v2/credits"))
 
+    def list_credit_entries(
+        self,
+        *,
+        kind: str | None = None,
+        job_id: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> R:
+        """One page of the account's credit ledger, newest first: `{items, next_cursor, has_more,
+        request_id}`, each entry `{id, kind, amount, job_id, created_at}`. `kind` (grant, reserve,
+        release, charge) keeps one kind, `job_id` one job's entries; `amount` is always positive."""
+        params = query_params(kind=kind, job_id=job_id, limit=limit, cursor=cursor)
+        return self._run(Call("GET", "/api/v2/credits/ledger", params=params, unwrap=PAGE))
+
     def accounts(self, *, can_send: bool | None = None) -> R:
         """Connected accounts; `can_send=True` keeps those that can send now."""
         params = None if can_send is None else {"can_send": str(can_send).lower()}

@@ -1,4 +1,4 @@
-"""The credits capability: the account's balance."""
+"""The credits capability: the account's balance and its ledger."""
 
 from __future__ import annotations
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from sqlalchemy import tuple_
 
 from leadwire.platform.errors import ApiError
 
@@ -99,3 +101,35 @@ async def newest_first(
     page = rows[:limit]
     more = len(rows) > limit
     return page, codec.encode({"id": page[-1].id}, bound_to=bound_to) if more else None
+
+
+async def newest_first_by_time(
+    session: AsyncSession,
+    codec: CursorCodec,
+    statement: Select[Any],
+    time_column: Any,
+    id_column: Any,
+    *,
+    limit: int,
+    cursor: str | None,
+    bound_to: str,
+) -> tuple[list[Any], str | None]:
+    """A page of `statement`'s rows, newest first by (`time_column`, `id_column`): the time each row
+    records, rows written with the same time in id order. The cursor resumes after the page's last row
+    (None on the last page); the pair never changes and never repeats, so pages have no duplicates or
+    gaps."""
+    if cursor is not None:
+        position = codec.decode(cursor, bound_to=bound_to)
+        try:
+            after = (datetime.fromisoformat(position["at"]), str(position["id"]))
+        except (KeyError, TypeError, ValueError):  # signed, but written by another list
+            raise ApiError("invalid_request", param="cursor", detail="a cursor of another list") from None
+        statement = statement.where(tuple_(time_column, id_column) < after)
+    ordered = statement.order_by(time_column.desc(), id_column.desc()).limit(limit + 1)
+    rows = list((await session.execute(ordered)).scalars())
+    page, more = rows[:limit], len(rows) > limit
+    if not more:
+        return page, None
+    last = page[-1]
+    position = {"at": getattr(last, time_column.key).isoformat(), "id": getattr(last, id_column.key)}
+    return page, codec.encode(position, bound_to=bound_to)

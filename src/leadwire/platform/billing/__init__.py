@@ -4,7 +4,27 @@ This module is the room's public face for the capabilities; settling a job's cha
 job engine (`platform/jobs/states.py`), which calls the ledger directly.
 """
 
-from leadwire.platform.billing.ledger import BalanceView, grant, read_balance
+from leadwire.platform.billing.ledger import (
+    ENTRY_KINDS,
+    BalanceView,
+    EntryKind,
+    LedgerEntry,
+    grant,
+    list_entries,
+    read_balance,
+)
 from leadwire.platform.billing.prices import NOT_BILLABLE, NOT_METERED, per_kind, per_unit
 
-__all__ = ["NOT_BILLABLE", "NOT_METERED", "BalanceView", "grant", "per_kind", "per_unit", "read_balance"]
+__all__ = [
+    "ENTRY_KINDS",
+    "NOT_BILLABLE",
+    "NOT_METERED",
+    "BalanceView",
+    "EntryKind",
+    "LedgerEntry",
+    "grant",
+    "list_entries",
+    "per_kind",
+    "per_unit",
+    "read_balance",
+]

@@ -5,7 +5,8 @@ transaction, so `available = granted - charged - reserved` never goes below zero
 settled twice (the entry table is unique on (job_id, kind)).
 
 Written in Core statements, not ORM objects: a batch of jobs reserves or settles in a fixed number of
-statements (one balance UPDATE per account, one multi-row INSERT of entries), whatever its size.
+statements (one balance UPDATE per account, one multi-row INSERT of entries), whatever its size. The
+entries are read back, newest first a page at a time, by `list_entries`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple, cast
+from typing import Literal, NamedTuple, cast, get_args
 
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,10 +24,17 @@ from leadwire.platform.billing.models import CreditBalance, CreditEntry
 from leadwire.platform.db import dialect_insert, insert_rows
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
+from leadwire.platform.pagination import CursorCodec, binding, newest_first_by_time
 from leadwire.platform.time import utcnow
 
 _BALANCES = cast(Table, CreditBalance.__table__)
 _ENTRIES = cast(Table, CreditEntry.__table__)
+
+# What an entry records; its `amount` is always positive, and the kind says which way it moves:
+# `grant` adds to the balance, `charge` takes from it; `reserve` sets credits aside for a job (less
+# available, the balance unchanged) and `release` gives a job's reservation back when it ends.
+EntryKind = Literal["grant", "reserve", "release", "charge"]
+ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,15 @@ class BalanceView:
     reserved: int
     available: int
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    id: str
+    kind: EntryKind
+    amount: int
+    job_id: str | None
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -129,6 +146,42 @@ async def read_balance(session: AsyncSession, user_id: str) -> BalanceView:
     if row is None:
         return BalanceView(balance=0, reserved=0, available=0, updated_at=utcnow())
     return _view(*row)
+
+
+async def list_entries(
+    session: AsyncSession,
+    codec: CursorCodec,
+    user_id: str,
+    *,
+    kind: str | None = None,
+    job_id: str | None = None,
+    limit: int,
+    cursor: str | None,
+) -> tuple[list[LedgerEntry], str | None]:
+    """The account's ledger entries, newest first (the time each was written, then its id), and the
+    cursor of the next page; `kind` keeps one kind of entry, `job_id` the entries of one job. A kind
+    outside `ENTRY_KINDS` is 400 `invalid_request`."""
+    if kind is not None and kind not in ENTRY_KINDS:
+        raise ApiError("invalid_request", param="kind", detail="one of " + ", ".join(ENTRY_KINDS))
+    statement = select(CreditEntry).where(CreditEntry.user_id == user_id)
+    if kind is not None:
+        statement = statement.where(CreditEntry.kind == kind)
+    if job_id is not None:
+        statement = statement.where(CreditEntry.job_id == job_id)
+    rows, next_cursor = await newest_first_by_time(
+        session,
+        codec,
+        statement,
+        CreditEntry.created_at,
+        CreditEntry.id,
+        limit=limit,
+        cursor=cursor,
+        bound_to=binding(list="credit_entries", user=user_id, kind=kind, job_id=job_id),
+    )
+    entries = [
+        LedgerEntry(row.id, cast(EntryKind, row.kind), row.amount, row.job_id, row.created_at) for row in rows
+    ]
+    return entries, next_cursor
 
 
 async def grant(session: AsyncSession, user_id: str, amount: int) -> BalanceView:

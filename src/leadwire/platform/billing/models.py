@@ -25,9 +25,11 @@ class CreditBalance(Base):
 class CreditEntry(Base):
     __tablename__ = "credit_entries"
     # One reserve, one charge and one release per job at most: the database refuses a double settlement.
+    # The account's ledger is read newest first a page at a time (`ledger.list_entries`): the index
+    # holds that order, and serves every other lookup by account too.
     __table_args__ = (
         UniqueConstraint("job_id", "kind", name="uq_credit_entries_job_kind"),
-        Index("ix_credit_entries_user_id", "user_id"),
+        Index("ix_credit_entries_user_created", "user_id", "created_at", "id"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
