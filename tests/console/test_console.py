@@ -125,6 +125,12 @@ async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: ht
         ("GET", "/console/customs"),
         ("POST", "/console/customs/candidates"),
         ("POST", "/console/customs/report"),
+        ("GET", "/console/credits"),
+        ("GET", "/console/webhooks"),
+        ("POST", "/console/webhooks"),
+        ("GET", "/console/webhooks/wh_01nothing"),
+        ("POST", "/console/webhooks/wh_01nothing/delete"),
+        ("POST", "/console/webhooks/wh_01nothing/deliveries/dl_01nothing/retry"),
     ):
         response = await client.request(method, path, data={"csrf": "x"} if method == "POST" else None)
         assert (response.status_code, response.headers.get("location")) == (303, SIGN_IN), (method, path)

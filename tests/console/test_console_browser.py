@@ -28,8 +28,9 @@ SHOTS = os.environ.get("LEADWIRE_CONSOLE_SCREENSHOTS")
 
 @needs_chromium
 async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server(
-    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(runtime.settings, "webhook_allow_private_networks", True)
     from playwright.async_api import Route, async_playwright
 
     owner = await accounts.create(credits=4321)
@@ -69,6 +70,16 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
             await page.click("form[action$='/cancel'] button")
             await page.wait_for_url(f"{base}/console/jobs?done={job_id}")
             assert "cancelled" in await page.inner_text("main")
+            await page.click("nav >> text=Credits")
+            assert await _too_wide(page) == []
+            await _shot(page, "credits")
+            await page.click("nav >> text=Webhooks")
+            await page.fill("#url", "http://127.0.0.1:9/hook")  # never called: no worker runs here
+            await page.check("input[value='job.succeeded']")
+            await page.click("form[action='/console/webhooks'] button[type=submit]")
+            assert await page.locator("code.secret").count() == 1
+            assert await _too_wide(page) == []
+            await _shot(page, "webhooks")
             cookies = {c["name"]: c for c in await page.context.cookies()}
             session = cookies["lw_console"]
             assert (

@@ -74,6 +74,11 @@ CONSOLE_ROUTES = {
     "/console/customs",
     "/console/customs/candidates",
     "/console/customs/report",
+    "/console/credits",
+    "/console/webhooks",
+    "/console/webhooks/{webhook_id}",
+    "/console/webhooks/{webhook_id}/delete",
+    "/console/webhooks/{webhook_id}/deliveries/{delivery_id}/retry",
 }
 DUMMY_ID = "zz_dummy_0001"
 

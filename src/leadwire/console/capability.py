@@ -6,5 +6,10 @@ from leadwire.platform.capability import Capability
 
 CAPABILITY = Capability(
     name="console",
-    routers=("leadwire.console.routes", "leadwire.console.websets_routes", "leadwire.console.job_routes"),
+    routers=(
+        "leadwire.console.routes",
+        "leadwire.console.websets_routes",
+        "leadwire.console.job_routes",
+        "leadwire.console.account_routes",
+    ),
 )

@@ -13,7 +13,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.console import sessions
+from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
+from leadwire.platform.http import authorize
 from leadwire.platform.runtime import Runtime
 
 HERE = Path(__file__).parent
@@ -86,3 +88,27 @@ def refused(current: sessions.SignedIn, error: ApiError, title: str) -> HTMLResp
         code=error.code,
         detail=error.detail,
     )
+
+
+async def admit(
+    request: Request,
+    session: AsyncSession,
+    runtime: Runtime,
+    permission: Permission,
+    *,
+    title: str,
+    csrf: str | None = None,
+) -> sessions.SignedIn | Response:
+    """Who may go on, or the response that stops them: no session leads to sign-in, a form whose
+    token is not the session's is expired, and the permission is checked as the API checks it (scope,
+    plan, rate limits; its refusal page)."""
+    current = await signed_in(request, session, runtime)
+    if current is None:
+        return to(SIGN_IN)
+    if csrf is not None and not csrf_ok(current, csrf):
+        return expired_form()
+    try:
+        await authorize(runtime, current.caller, permission)
+    except ApiError as error:
+        return refused(current, error, title)
+    return current
