@@ -15,6 +15,7 @@ from tests.console.signing import csrf_of as _csrf
 from tests.console.signing import sign_in as _sign_in
 from tests.outreach.test_dispatch_validation import email
 from tests.support.accounts import AccountFactory, TestAccount
+from tests.support.jobs import poll_job, running_worker
 
 
 def _raw(owner: TestAccount) -> str:
@@ -126,6 +127,7 @@ async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: ht
         ("POST", "/console/customs/candidates"),
         ("POST", "/console/customs/report"),
         ("GET", "/console/credits"),
+        ("GET", "/console/outreach"),
         ("GET", "/console/webhooks"),
         ("POST", "/console/webhooks"),
         ("GET", "/console/webhooks/wh_01nothing"),
@@ -143,3 +145,29 @@ async def test_without_a_session_every_page_and_form_leads_to_sign_in(client: ht
     script = await client.get("/console/static/console.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
     assert (await client.get("/console/static/missing.js")).status_code == 404
+
+
+async def test_the_outreach_page_lists_what_the_account_sent_and_only_that(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    owner, stranger = await accounts.create(), await accounts.create()
+    mailbox = await accounts.connect(owner.user_id, "email")
+    theirs = await accounts.connect(stranger.user_id, "email")
+    mine = email(mailbox, recipient={"address": "ada@prospect.example"})
+    other = email(theirs, recipient={"address": "grace@elsewhere.example"})
+    jobs = []
+    for body, who in ((mine, owner), (other, stranger)):
+        created = await client.post("/api/v2/outreach/dispatches", json=body, headers=who.headers)
+        jobs.append(created.json()["item"]["id"])
+    async with running_worker(runtime):
+        for job_id, who in zip(jobs, (owner, stranger), strict=True):
+            await poll_job(client, who.headers, job_id, until=("succeeded",), timeout=30)
+    await _sign_in(client, owner.key)
+    page = await client.get("/console/outreach")
+    assert page.status_code == 200
+    assert "ada@prospect.example" in page.text and jobs[0] in page.text and "<td>sent" in page.text
+    assert "grace@elsewhere.example" not in page.text and jobs[1] not in page.text
+    narrow = await accounts.key(owner.user_id, scopes=["accounts:read"])
+    await _sign_in(client, narrow.key)
+    refused = await client.get("/console/outreach")
+    assert refused.status_code == 403 and "ada@prospect.example" not in refused.text

@@ -70,6 +70,9 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
             await page.click("form[action$='/cancel'] button")
             await page.wait_for_url(f"{base}/console/jobs?done={job_id}")
             assert "cancelled" in await page.inner_text("main")
+            await page.click("nav >> text=Outreach")
+            assert await _too_wide(page) == []
+            await _shot(page, "outreach")
             await page.click("nav >> text=Credits")
             assert await _too_wide(page) == []
             await _shot(page, "credits")

@@ -75,6 +75,7 @@ CONSOLE_ROUTES = {
     "/console/customs/candidates",
     "/console/customs/report",
     "/console/credits",
+    "/console/outreach",
     "/console/webhooks",
     "/console/webhooks/{webhook_id}",
     "/console/webhooks/{webhook_id}/delete",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NoReturn
 
-from sqlalchemy import ForeignKey, String, select
+from sqlalchemy import ForeignKey, Index, String, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from leadwire.platform.db import Base, JsonType, UtcDateTime, dialect_insert, transaction
@@ -24,6 +24,8 @@ SENDING, SENT, NOT_SENT, UNKNOWN = "sending", "sent", "not_sent", "unknown"
 
 class Delivery(Base):
     __tablename__ = "deliveries"
+    # An account's sends newest first (ids are time-ordered ULIDs), and the cascade of its deletion.
+    __table_args__ = (Index("ix_deliveries_user_id_id", "user_id", "id"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     job_id: Mapped[str] = mapped_column(String(32), unique=True)

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from leadwire.channels import connected, sending_policy
 from leadwire.channels.pause_rules import shown_status
 from leadwire.channels.queue import waiting_sends
+from leadwire.channels.sent import sent_messages
 from leadwire.platform import jobs as platform_jobs
 from leadwire.platform.billing import read_balance
 from leadwire.platform.callers import Caller
@@ -32,6 +33,17 @@ async def overview(session: AsyncSession, caller: Caller) -> dict[str, Any]:
             else None
         ),
     }
+
+
+SENT_PER_PAGE = 50
+
+
+async def outreach(session: AsyncSession, caller: Caller, before: str | None) -> dict[str, Any]:
+    """The connected accounts, the queue and what was sent (needs `outreach:read`; the accounts
+    `accounts:read`)."""
+    shown = await overview(session, caller)
+    sent, next_before = await sent_messages(session, caller.user_id, limit=SENT_PER_PAGE, before=before)
+    return {"accounts": shown["accounts"], "queue": shown["queue"], "sent": sent, "next_before": next_before}
 
 
 async def _credits(session: AsyncSession, caller: Caller) -> dict[str, int]:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from leadwire.console import pages, sessions, web
+from leadwire.outreach.operations import READ as OUTREACH_READ
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
@@ -96,6 +97,17 @@ async def overview(request: Request, session: Session, runtime: Runtime = Depend
         return web.to(web.SIGN_IN)
     shown = await pages.overview(session, current.caller)
     return web.page("overview.html", title="Overview", signed_in=True, csrf=current.csrf_token, **shown)
+
+
+@router.get("/outreach")
+async def outreach_page(
+    request: Request, session: Session, before: str | None = None, runtime: Runtime = Depends(get_runtime)
+) -> Response:
+    current = await web.admit(request, session, runtime, OUTREACH_READ, title="Outreach")
+    if isinstance(current, Response):
+        return current
+    shown = await pages.outreach(session, current.caller, before)
+    return web.page("outreach.html", title="Outreach", signed_in=True, csrf=current.csrf_token, **shown)
 
 
 @router.get("/jobs")

@@ -14,7 +14,8 @@ from leadwire.platform.jobs import ReducedJob, job_operation
 
 WRITE = Permission("outreach:write", SENDS.name)
 READ_JOB = Permission(None, "poll")
-SUPPRESSIONS_READ = Permission("outreach:read", "read")
+# Reading what the account sends and refuses: its queue, its sent messages, its suppression list.
+READ = Permission("outreach:read", "read")
 SUPPRESSIONS_WRITE = Permission(
     "outreach:write", "read"
 )  # v1's read of its jobs: any key, under the polling limit

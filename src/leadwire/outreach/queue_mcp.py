@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import queue_service, suppressions_mcp
-from leadwire.outreach.operations import SUPPRESSIONS_READ
+from leadwire.outreach.operations import READ
 from leadwire.outreach.suppressions_mcp import ListLimit
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
@@ -26,7 +26,7 @@ def register_tools(kit: ToolKit) -> None:
     async def list_outreach_queue(
         account_id: str | None = None, limit: ListLimit = 20, cursor: str | None = None
     ) -> dict[str, Any]:
-        caller = await kit.allowed(SUPPRESSIONS_READ)
+        caller = await kit.allowed(READ)
         if not 1 <= limit <= 100:
             raise tool_error(ApiError("invalid_request", param="limit"))
 

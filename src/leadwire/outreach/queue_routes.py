@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query
 
 from leadwire.channels.queue import QueuedSend
 from leadwire.outreach import queue_service
-from leadwire.outreach.operations import SUPPRESSIONS_READ
+from leadwire.outreach.operations import READ
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
     JSONResponse,
@@ -24,7 +24,7 @@ from leadwire.platform.pagination import CursorCodec, int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(tags=["outreach"])
-Reader = Annotated[Caller, Depends(require(SUPPRESSIONS_READ))]
+Reader = Annotated[Caller, Depends(require(READ))]
 
 
 @router.get(

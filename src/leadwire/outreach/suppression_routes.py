@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from leadwire.outreach import suppressions
-from leadwire.outreach.operations import SUPPRESSIONS_READ, SUPPRESSIONS_WRITE
+from leadwire.outreach.operations import READ, SUPPRESSIONS_WRITE
 from leadwire.outreach.suppression_schemas import SuppressionCreate, SuppressionImportOut, SuppressionOut
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
@@ -34,7 +34,7 @@ from leadwire.platform.pagination import CursorCodec, int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 
 router = APIRouter(prefix="/api/v2/outreach/suppressions", tags=["outreach"])
-Reader = Annotated[Caller, Depends(require(SUPPRESSIONS_READ))]
+Reader = Annotated[Caller, Depends(require(READ))]
 Writer = Annotated[Caller, Depends(require(SUPPRESSIONS_WRITE))]
 SuppressionId = Path(description="the entry's id (`sup_...`)")
 CSV_MEDIA = "text/csv"

@@ -9,7 +9,7 @@ from pydantic import WithJsonSchema
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.outreach import suppressions
-from leadwire.outreach.operations import SUPPRESSIONS_READ, SUPPRESSIONS_WRITE
+from leadwire.outreach.operations import READ, SUPPRESSIONS_WRITE
 from leadwire.outreach.suppression_schemas import SuppressionCreate, SuppressionOut
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
@@ -45,7 +45,7 @@ def register_tools(kit: ToolKit) -> None:
     async def list_suppressions(
         channel: str | None = None, value: str | None = None, limit: ListLimit = 20, cursor: str | None = None
     ) -> dict[str, Any]:
-        caller = await kit.allowed(SUPPRESSIONS_READ)
+        caller = await kit.allowed(READ)
         if not 1 <= limit <= 100:
             raise tool_error(ApiError("invalid_request", param="limit"))
         if channel is not None and channel not in suppressions.CHANNELS:
@@ -62,7 +62,7 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="A suppression entry: channel, kind, value, reason and source.")
     async def get_suppression(suppression_id: str) -> SuppressionOut:
-        caller = await kit.allowed(SUPPRESSIONS_READ)
+        caller = await kit.allowed(READ)
 
         async def read(session: AsyncSession) -> SuppressionOut:
             return suppressions.view(await suppressions.get_owned(session, caller, suppression_id))
