@@ -31,7 +31,7 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
     client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(runtime.settings, "webhook_allow_private_networks", True)
-    from playwright.async_api import Route, async_playwright
+    from playwright.async_api import async_playwright
 
     owner = await accounts.create(credits=4321)
     mailbox = await accounts.connect(owner.user_id, "email")
@@ -39,20 +39,11 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
         await client.post("/api/v2/outreach/dispatches", json=email(mailbox), headers=owner.headers)
     ).json()
     job_id = job["item"]["id"]
-    elsewhere: list[str] = []
     async with served(create_app(runtime=runtime)) as base, async_playwright() as playwright:
-
-        async def only_the_server(route: Route) -> None:
-            if route.request.url.startswith(base):
-                await route.continue_()
-            else:
-                elsewhere.append(route.request.url)
-                await route.abort()
-
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = await browser.new_page(viewport={"width": 390, "height": 844})
-            await page.route("**/*", only_the_server)
+            elsewhere = await _only_the_server(page, base)
             await page.goto(f"{base}/console")
             assert page.url == f"{base}/console/sign-in"
             await _shot(page, "sign-in")
@@ -106,28 +97,16 @@ async def _shot(page: object, name: str) -> None:
 async def test_a_list_fills_on_screen_without_a_reload_and_an_items_evidence_opens(
     world_client: httpx.AsyncClient, world_runtime: Runtime
 ) -> None:
-    from playwright.async_api import Route, async_playwright
+    from playwright.async_api import async_playwright
 
     owner = await AccountFactory(world_runtime).create(credits=500)
-    elsewhere: list[str] = []
     async with served(create_app(runtime=world_runtime)) as base, async_playwright() as playwright:
-
-        async def only_the_server(route: Route) -> None:
-            if route.request.url.startswith(base):
-                await route.continue_()
-            else:
-                elsewhere.append(route.request.url)
-                await route.abort()
-
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             context = await browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
             page = await context.new_page()
-            await page.route("**/*", only_the_server)
-            await page.goto(f"{base}/console/sign-in")
-            await page.fill("#api_key", owner.key)
-            await page.click("button[type=submit]")
-            await page.wait_for_url(f"{base}/console")
+            elsewhere = await _only_the_server(page, base)
+            await _sign_in_as(page, base, owner.key)
             await page.click("nav >> text=Lists")
             await page.fill("#query", "software companies")
             await page.click("form[action='/console/websets'] button[type=submit]")

@@ -8,15 +8,15 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.billing import ENTRY_KINDS, list_entries, read_balance
+from leadwire.console import web
+from leadwire.platform.billing import ENTRY_KINDS, LedgerEntry, list_entries, read_balance
 from leadwire.platform.callers import Caller
-from leadwire.platform.errors import ApiError
 from leadwire.platform.pagination import CursorCodec
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso
 from leadwire.platform.validation import validate
 from leadwire.webhooks import service as webhooks
-from leadwire.webhooks.schemas import ALL_EVENTS, DELIVERY_STATUSES, EVENT_TYPES, WebhookCreate
+from leadwire.webhooks.schemas import ALL_EVENTS, DELIVERY_STATUSES, EVENT_TYPES, DeliveryOut, WebhookCreate
 
 ENTRIES_PER_PAGE = 50
 WEBHOOKS_PER_PAGE = 50
@@ -40,14 +40,13 @@ async def credits(
     """The balance and a page of the ledger, newest first (`GET /api/v2/credits/ledger`)."""
     view = await read_balance(session, caller.user_id)
     kind = kind if kind in ENTRY_KINDS else None
-    try:
-        entries, next_cursor = await list_entries(
-            session, _codec(runtime), caller.user_id, kind=kind, limit=ENTRIES_PER_PAGE, cursor=cursor
+
+    async def read(at: str | None) -> tuple[list[LedgerEntry], str | None]:
+        return await list_entries(
+            session, _codec(runtime), caller.user_id, kind=kind, limit=ENTRIES_PER_PAGE, cursor=at
         )
-    except ApiError:  # a cursor edited by hand: the first page
-        entries, next_cursor = await list_entries(
-            session, _codec(runtime), caller.user_id, kind=kind, limit=ENTRIES_PER_PAGE, cursor=None
-        )
+
+    entries, next_cursor = await web.first_page_if_stale(read, cursor)
     shown = [
         {
             "kind": e.kind,
@@ -114,14 +113,13 @@ async def webhook_page(
     detail = await webhooks.detail(session, caller, webhook_id)
     status = status if status in DELIVERY_STATUSES else None
     codec = webhooks.cursor_codec(runtime)
-    try:
-        deliveries, next_cursor = await webhooks.list_deliveries(
-            session, codec, caller, webhook_id, limit=DELIVERIES_PER_PAGE, cursor=cursor, status=status
+
+    async def read(at: str | None) -> tuple[list[DeliveryOut], str | None]:
+        return await webhooks.list_deliveries(
+            session, codec, caller, webhook_id, limit=DELIVERIES_PER_PAGE, cursor=at, status=status
         )
-    except ApiError:
-        deliveries, next_cursor = await webhooks.list_deliveries(
-            session, codec, caller, webhook_id, limit=DELIVERIES_PER_PAGE, cursor=None, status=status
-        )
+
+    deliveries, next_cursor = await web.first_page_if_stale(read, cursor)
     return {
         "webhook": detail,
         "deliveries": deliveries,

@@ -31,7 +31,7 @@ async def credits_page(
     if isinstance(current, Response):
         return current
     shown = await pages.credits(session, runtime, current.caller, kind=kind, cursor=cursor)
-    return web.page("credits.html", title="Credits", signed_in=True, csrf=current.csrf_token, **shown)
+    return web.signed_page(current, "credits.html", title="Credits", **shown)
 
 
 @router.get("/webhooks")
@@ -42,10 +42,9 @@ async def webhooks_page(
     if isinstance(current, Response):
         return current
     shown = await pages.webhook_list(session, runtime, current.caller)
-    return web.page(
-        "webhooks.html", title=WEBHOOKS, signed_in=True, csrf=current.csrf_token, created=None, error=None,
-        form={}, **shown,
-    )  # fmt: skip
+    return web.signed_page(
+        current, "webhooks.html", title=WEBHOOKS, created=None, error=None, form={}, **shown
+    )
 
 
 @router.post("/webhooks")
@@ -73,9 +72,9 @@ async def create_webhook(
         error, status = f"Not created: {refused.detail or refused.code} ({refused.code})", refused.status
     shown = await pages.webhook_list(session, runtime, current.caller)
     # The secret is on this page only: the API never shows it again.
-    return web.page(
-        "webhooks.html", status, title=WEBHOOKS, signed_in=True, csrf=current.csrf_token, created=created,
-        error=error, form=fields if error else {}, **shown,
+    return web.signed_page(
+        current, "webhooks.html", status, title=WEBHOOKS, created=created, error=error,
+        form=fields if error else {}, **shown,
     )  # fmt: skip
 
 
@@ -116,7 +115,7 @@ async def webhook_page(
         )
     except ApiError as refused:
         return web.refused(current, refused, WEBHOOKS)
-    return web.page("webhook.html", title=WEBHOOKS, signed_in=True, csrf=current.csrf_token, **shown)
+    return web.signed_page(current, "webhook.html", title=WEBHOOKS, **shown)
 
 
 @router.post("/webhooks/{webhook_id}/deliveries/{delivery_id}/retry")

@@ -4,12 +4,14 @@ through the capability's operation and leads to the job's page, which shows the 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from leadwire.console import job_pages as pages
 from leadwire.console import web
+from leadwire.console.sessions import SignedIn
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
@@ -20,49 +22,47 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 FORM_PAGES = {"research": "Research", "customs": "Customs"}
 
 
-async def _form_page(request: Request, session: Session, runtime: Runtime, area: str) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
+def _form(current: SignedIn, area: str, http_status: int = 200, **context: Any) -> Response:
     start, end = pages.one_year_back(utcnow().date())
-    return web.page(
-        f"{area}.html", title=FORM_PAGES[area], signed_in=True, csrf=current.csrf_token, error=None,
-        start_date=start, end_date=end, form={},
-    )  # fmt: skip
+    context = {"error": None, "form": {}, **context}
+    return web.signed_page(
+        current,
+        f"{area}.html",
+        http_status,
+        title=FORM_PAGES[area],
+        start_date=start,
+        end_date=end,
+        **context,
+    )
 
 
 @router.get("/research")
 async def research_page(
     request: Request, session: Session, runtime: Runtime = Depends(get_runtime)
 ) -> Response:
-    return await _form_page(request, session, runtime, "research")
+    current = await web.admit(request, session, runtime)
+    return current if isinstance(current, Response) else _form(current, "research")
 
 
 @router.get("/customs")
 async def customs_page(
     request: Request, session: Session, runtime: Runtime = Depends(get_runtime)
 ) -> Response:
-    return await _form_page(request, session, runtime, "customs")
+    current = await web.admit(request, session, runtime)
+    return current if isinstance(current, Response) else _form(current, "customs")
 
 
 async def _start_job(request: Request, session: Session, runtime: Runtime, form_path: str) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
     raw = {k: v for k, v in (await request.form()).items() if isinstance(v, str)}
-    if not web.csrf_ok(current, raw.get("csrf", "")):
-        return web.expired_form()
+    current = await web.admit(request, session, runtime, csrf=raw.get("csrf", ""))
+    if isinstance(current, Response):
+        return current
     try:
         job_id = await pages.start(session, runtime, current.caller, form_path, pages.body_of(form_path, raw))
     except ApiError as error:
         await discard(session)
-        area = form_path.split("/")[0]
-        start, end = pages.one_year_back(utcnow().date())
-        return web.page(
-            f"{area}.html", error.status, title=FORM_PAGES[area], signed_in=True, csrf=current.csrf_token,
-            error=f"Not started: {error.detail or error.code} ({error.code})", start_date=start,
-            end_date=end, form=raw,
-        )  # fmt: skip
+        message = f"Not started: {error.detail or error.code} ({error.code})"
+        return _form(current, form_path.split("/")[0], error.status, error=message, form=raw)
     return web.to(f"/console/jobs/{job_id}")
 
 
@@ -83,13 +83,13 @@ for _form_path in pages.STARTS:
 async def job_page(
     request: Request, session: Session, job_id: str, runtime: Runtime = Depends(get_runtime)
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
+    current = await web.admit(request, session, runtime)
+    if isinstance(current, Response):
+        return current
     try:
         shown = await pages.job_page(
             runtime, current.caller, job_id, wait="again" not in request.query_params
         )
     except ApiError as error:
         return web.refused(current, error, "Job")
-    return web.page("job.html", title=f"Job {job_id}", signed_in=True, csrf=current.csrf_token, **shown)
+    return web.signed_page(current, "job.html", title=f"Job {job_id}", **shown)

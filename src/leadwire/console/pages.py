@@ -11,11 +11,11 @@ from leadwire.channels import connected, sending_policy
 from leadwire.channels.pause_rules import shown_status
 from leadwire.channels.queue import waiting_sends
 from leadwire.channels.sent import sent_messages
+from leadwire.console import web
 from leadwire.platform import jobs as platform_jobs
 from leadwire.platform.billing import read_balance
 from leadwire.platform.callers import Caller
-from leadwire.platform.errors import ApiError
-from leadwire.platform.jobs import STATUSES
+from leadwire.platform.jobs import STATUSES, PublicJob
 from leadwire.platform.pagination import CursorCodec
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso, utcnow
@@ -79,14 +79,13 @@ async def jobs(
     if status is not None and status not in STATUSES:
         status = None
     codec = CursorCodec.for_instance(runtime.settings.resolved_secret_key)
-    try:
-        found, next_cursor = await platform_jobs.list_jobs(
-            session, codec, caller, status=status, limit=JOBS_PER_PAGE, cursor=cursor
+
+    async def read(at: str | None) -> tuple[list[PublicJob], str | None]:
+        return await platform_jobs.list_jobs(
+            session, codec, caller, status=status, limit=JOBS_PER_PAGE, cursor=at
         )
-    except ApiError:  # a cursor edited by hand: the first page
-        found, next_cursor = await platform_jobs.list_jobs(
-            session, codec, caller, status=status, limit=JOBS_PER_PAGE, cursor=None
-        )
+
+    found, next_cursor = await web.first_page_if_stale(read, cursor)
     return {"jobs": found, "next_cursor": next_cursor, "status": status, "statuses": STATUSES}
 
 

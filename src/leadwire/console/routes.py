@@ -16,6 +16,7 @@ from leadwire.outreach.operations import READ as OUTREACH_READ
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.unit_of_work import discard
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 # The style sheet and the live-update script, served by a route (a router's mounts are not carried into
@@ -92,11 +93,12 @@ async def sign_out(
 
 @router.get("")
 async def overview(request: Request, session: Session, runtime: Runtime = Depends(get_runtime)) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    shown = await pages.overview(session, current.caller)
-    return web.page("overview.html", title="Overview", signed_in=True, csrf=current.csrf_token, **shown)
+    current = await web.admit(request, session, runtime)
+    if isinstance(current, Response):
+        return current
+    return web.signed_page(
+        current, "overview.html", title="Overview", **await pages.overview(session, current.caller)
+    )
 
 
 @router.get("/outreach")
@@ -107,7 +109,7 @@ async def outreach_page(
     if isinstance(current, Response):
         return current
     shown = await pages.outreach(session, current.caller, before)
-    return web.page("outreach.html", title="Outreach", signed_in=True, csrf=current.csrf_token, **shown)
+    return web.signed_page(current, "outreach.html", title="Outreach", **shown)
 
 
 @router.get("/jobs")
@@ -119,14 +121,12 @@ async def jobs_page(
     done: str | None = None,
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
+    current = await web.admit(request, session, runtime)
+    if isinstance(current, Response):
+        return current
     shown = await pages.jobs(session, runtime, current.caller, status=status or None, cursor=cursor)
     message = f"Job {done} cancelled." if done and done.startswith("job_") else None
-    return web.page(
-        "jobs.html", title="Jobs", signed_in=True, csrf=current.csrf_token, message=message, **shown
-    )
+    return web.signed_page(current, "jobs.html", title="Jobs", message=message, **shown)
 
 
 @router.post("/jobs/{job_id}/cancel")
@@ -137,18 +137,14 @@ async def cancel_job(
     csrf: str = Form(default="", max_length=100),
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    if not sessions.csrf_ok(current.csrf_token, csrf):
-        return web.expired_form()
+    current = await web.admit(request, session, runtime, csrf=csrf)
+    if isinstance(current, Response):
+        return current
     try:
         await pages.cancel(session, runtime, current.caller, job_id)
     except ApiError as refused:
+        await discard(session)
         shown = await pages.jobs(session, runtime, current.caller, status=None, cursor=None)
-        code = {"task_not_found": 404, "job_already_running": 409}.get(refused.code, 403)
-        return web.page(
-            "jobs.html", code, title="Jobs", signed_in=True, csrf=current.csrf_token,
-            message=f"Not cancelled: {refused.detail or refused.code}", **shown,
-        )  # fmt: skip
+        message = f"Not cancelled: {refused.detail or refused.code}"
+        return web.signed_page(current, "jobs.html", refused.status, title="Jobs", message=message, **shown)
     return web.to(f"/console/jobs?done={job_id}")

@@ -4,8 +4,9 @@ words, with the catalogue's status)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -18,6 +19,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.http import authorize
 from leadwire.platform.runtime import Runtime
 
+T = TypeVar("T")
 HERE = Path(__file__).parent
 SESSION_COOKIE = "lw_console"
 SIGN_IN = "/console/sign-in"
@@ -39,6 +41,13 @@ SECURITY_HEADERS = {
 def page(template: str, http_status: int = 200, /, **context: Any) -> HTMLResponse:
     html = templates.get_template(template).render(**context)
     return HTMLResponse(html, status_code=http_status, headers=SECURITY_HEADERS)
+
+
+def signed_page(
+    current: sessions.SignedIn, template: str, http_status: int = 200, /, *, title: str, **context: Any
+) -> HTMLResponse:
+    """A page of the signed-in console: its navigation and sign-out form (with the session's token)."""
+    return page(template, http_status, title=title, signed_in=True, csrf=current.csrf_token, **context)
 
 
 def fragment(template: str, **context: Any) -> str:
@@ -79,14 +88,8 @@ def csrf_ok(current: sessions.SignedIn, given: str) -> bool:
 def refused(current: sessions.SignedIn, error: ApiError, title: str) -> HTMLResponse:
     """The page of a refusal: the API's status, code and detail (a missing scope, a rate limit, an
     object of another account, which is not found)."""
-    return page(
-        "refused.html",
-        error.status,
-        title=title,
-        signed_in=True,
-        csrf=current.csrf_token,
-        code=error.code,
-        detail=error.detail,
+    return signed_page(
+        current, "refused.html", error.status, title=title, code=error.code, detail=error.detail
     )
 
 
@@ -94,21 +97,34 @@ async def admit(
     request: Request,
     session: AsyncSession,
     runtime: Runtime,
-    permission: Permission,
+    permission: Permission | None = None,
     *,
-    title: str,
+    title: str = "Refused",
     csrf: str | None = None,
 ) -> sessions.SignedIn | Response:
     """Who may go on, or the response that stops them: no session leads to sign-in, a form whose
     token is not the session's is expired, and the permission is checked as the API checks it (scope,
-    plan, rate limits; its refusal page)."""
+    plan, rate limits; its refusal page). A page that reads several capabilities checks each part's
+    scope itself (`permission=None`)."""
     current = await signed_in(request, session, runtime)
     if current is None:
         return to(SIGN_IN)
     if csrf is not None and not csrf_ok(current, csrf):
         return expired_form()
-    try:
-        await authorize(runtime, current.caller, permission)
-    except ApiError as error:
-        return refused(current, error, title)
+    if permission is not None:
+        try:
+            await authorize(runtime, current.caller, permission)
+        except ApiError as error:
+            return refused(current, error, title)
     return current
+
+
+async def first_page_if_stale(read: Callable[[str | None], Awaitable[T]], cursor: str | None) -> T:
+    """A page read from `cursor`, or the first page when the cursor is refused (edited by hand, or bound
+    to another filter): a person following a link gets a page, not an error."""
+    try:
+        return await read(cursor)
+    except ApiError:
+        if cursor is None:
+            raise
+        return await read(None)

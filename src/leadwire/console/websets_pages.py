@@ -14,7 +14,6 @@ from sse_starlette import ServerSentEvent
 from leadwire.console import web
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import transaction
-from leadwire.platform.errors import ApiError
 from leadwire.platform.http import StillAllowed
 from leadwire.platform.jobs import NewJob
 from leadwire.platform.runtime import Runtime
@@ -36,14 +35,13 @@ async def lists(
     session: AsyncSession, runtime: Runtime, caller: Caller, cursor: str | None
 ) -> dict[str, Any]:
     codec = service.cursor_codec(runtime)
-    try:
-        rows, next_cursor = await service.list_websets(
-            session, codec, caller, limit=LISTS_PER_PAGE, target_kind=None, cursor=cursor
+
+    async def read(at: str | None) -> tuple[list[dict[str, Any]], str | None]:
+        return await service.list_websets(
+            session, codec, caller, limit=LISTS_PER_PAGE, target_kind=None, cursor=at
         )
-    except ApiError:  # a cursor edited by hand: the first page
-        rows, next_cursor = await service.list_websets(
-            session, codec, caller, limit=LISTS_PER_PAGE, target_kind=None, cursor=None
-        )
+
+    rows, next_cursor = await web.first_page_if_stale(read, cursor)
     return {
         "websets": rows,
         "next_cursor": next_cursor,
@@ -60,7 +58,7 @@ async def create(session: AsyncSession, runtime: Runtime, caller: Caller, form: 
 
 
 async def find_more(
-    session: AsyncSession, runtime: Runtime, caller: Caller, webset_id: str, count: int
+    session: AsyncSession, runtime: Runtime, caller: Caller, webset_id: str, count: int | str
 ) -> NewJob:
     body = validate(FindMoreRequest, {"count": count})
     job: NewJob = await FIND_MORE.start(session, runtime, caller, body, webset_id=webset_id)
@@ -86,18 +84,18 @@ async def one(
     detail = await service.detail(session, caller, webset_id)
     strategy = await service.strategy(session, caller, webset_id)
     codec = service.cursor_codec(runtime)
-    try:
-        snapshot = await service.items(
-            session, codec, caller, webset_id, match=match, detail="full", limit=ITEMS_PER_PAGE, cursor=cursor
+    first: list[bool] = []
+
+    async def read(at: str | None) -> service.ItemsSnapshot:
+        first.append(at is None)
+        return await service.items(
+            session, codec, caller, webset_id, match=match, detail="full", limit=ITEMS_PER_PAGE, cursor=at
         )
-    except ApiError:
-        cursor = None
-        snapshot = await service.items(
-            session, codec, caller, webset_id, match=match, detail="full", limit=ITEMS_PER_PAGE, cursor=None
-        )
+
+    snapshot = await web.first_page_if_stale(read, cursor)
     finished = detail["status"] in states.FINISHED
     live = None
-    if not finished and cursor is None:
+    if not finished and first[-1]:  # only the first page follows the list as it grows
         live = (
             f"/console/websets/{webset_id}/live?match={match}&stream_cursor={snapshot.stream_cursor}"
             f"&items_revision={snapshot.items_revision}"

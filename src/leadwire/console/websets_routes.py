@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from leadwire.console import web
 from leadwire.console import websets_pages as pages
 from leadwire.platform.errors import ApiError
-from leadwire.platform.http import Session, authorize, owned_download, owned_stream, resume_point
+from leadwire.platform.http import Session, owned_download, owned_stream, resume_point
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.unit_of_work import discard
 from leadwire.websets import export
@@ -20,22 +20,21 @@ router = APIRouter(prefix="/console/websets", include_in_schema=False)
 TITLE = "Prospect lists"
 
 
+def _number(text: str) -> int | str:
+    """A form's number as the JSON body would carry it (text that is not one is left for the API's
+    check to refuse with its code)."""
+    return int(text) if text.isdigit() else text
+
+
 @router.get("")
 async def lists_page(
-    request: Request,
-    session: Session,
-    cursor: str | None = None,
-    runtime: Runtime = Depends(get_runtime),
+    request: Request, session: Session, cursor: str | None = None, runtime: Runtime = Depends(get_runtime)
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    try:
-        await authorize(runtime, current.caller, READ)
-        shown = await pages.lists(session, runtime, current.caller, cursor)
-    except ApiError as error:
-        return web.refused(current, error, TITLE)
-    return web.page("websets.html", title=TITLE, signed_in=True, csrf=current.csrf_token, error=None, **shown)
+    current = await web.admit(request, session, runtime, READ, title=TITLE)
+    if isinstance(current, Response):
+        return current
+    shown = await pages.lists(session, runtime, current.caller, cursor)
+    return web.signed_page(current, "websets.html", title=TITLE, error=None, **shown)
 
 
 @router.post("")
@@ -49,25 +48,21 @@ async def create(
     title: str = Form(default="", max_length=1_000),
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    if not web.csrf_ok(current, csrf):
-        return web.expired_form()
-    form = {"query": query, "target_kind": target_kind, "count": int(count) if count.isdigit() else count}
+    current = await web.admit(request, session, runtime, WRITE, title=TITLE, csrf=csrf)
+    if isinstance(current, Response):
+        return current
+    form = {"query": query, "target_kind": target_kind, "count": _number(count)}
     if title.strip():
         form["title"] = title.strip()
     try:
-        await authorize(runtime, current.caller, WRITE)
         webset_id = await pages.create(session, runtime, current.caller, form)
     except ApiError as error:
         await discard(session)
         shown = await pages.lists(session, runtime, current.caller, None)
         message = f"Not created: {error.detail or error.code} ({error.code})"
-        return web.page(
-            "websets.html", error.status, title=TITLE, signed_in=True, csrf=current.csrf_token,
-            error=message, query=query, **shown,
-        )  # fmt: skip
+        return web.signed_page(
+            current, "websets.html", error.status, title=TITLE, error=message, query=query, **shown
+        )
     return web.to(f"/console/websets/{webset_id}")
 
 
@@ -80,19 +75,15 @@ async def one_page(
     cursor: str | None = None,
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    if match not in pages.BANDS:
-        match = "qualified"
+    current = await web.admit(request, session, runtime, READ, title=TITLE)
+    if isinstance(current, Response):
+        return current
+    match = match if match in pages.BANDS else "qualified"
     try:
-        await authorize(runtime, current.caller, READ)
         shown = await pages.one(session, runtime, current.caller, webset_id, match=match, cursor=cursor)
     except ApiError as error:
         return web.refused(current, error, TITLE)
-    return web.page(
-        "webset.html", title=shown["webset"]["name"], signed_in=True, csrf=current.csrf_token, **shown
-    )
+    return web.signed_page(current, "webset.html", title=shown["webset"]["name"], **shown)
 
 
 @router.get("/{webset_id}/live")
@@ -105,20 +96,20 @@ async def live(
     items_revision: str | None = None,
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    """The page's live region: the list's stream as HTML fragments (the session's cookie, not a key)."""
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return Response(status_code=401, headers=web.SECURITY_HEADERS)
+    """The page's live region: the list's stream as HTML fragments (the session's cookie, not a key).
+    A refusal is a bare status, which an EventSource reports as an error and does not retry."""
+    current = await web.admit(request, session, runtime, READ, title=TITLE)
+    if isinstance(current, Response):
+        return Response(status_code=401 if current.status_code == 303 else current.status_code)
+    last_event = request.headers.get("last-event-id")
     try:
-        await authorize(runtime, current.caller, READ)
         await pages.check_owned(session, current.caller, webset_id)
-        reconnecting = request.headers.get("last-event-id") not in (None, "")
-        start = resume_point(stream_cursor, request.headers.get("last-event-id"))
+        start = resume_point(stream_cursor, last_event)
     except ApiError as error:
         return Response(status_code=error.status, headers=web.SECURITY_HEADERS)
-    revision = (
-        int(items_revision) if items_revision and items_revision.isdigit() and not reconnecting else None
-    )
+    # A reconnecting browser resumes after its last event; the page's revision is for the first open.
+    given = items_revision if items_revision and items_revision.isdigit() else None
+    revision = int(given) if given is not None and last_event in (None, "") else None
     return owned_stream(
         runtime,
         current.caller,
@@ -144,16 +135,11 @@ async def find_more(
     count: str = Form(default="25", max_length=10),
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
-    if not web.csrf_ok(current, csrf):
-        return web.expired_form()
+    current = await web.admit(request, session, runtime, WRITE, title=TITLE, csrf=csrf)
+    if isinstance(current, Response):
+        return current
     try:
-        await authorize(runtime, current.caller, WRITE)
-        await pages.find_more(
-            session, runtime, current.caller, webset_id, int(count) if count.isdigit() else 0
-        )
+        await pages.find_more(session, runtime, current.caller, webset_id, _number(count))
     except ApiError as error:
         await discard(session)
         return web.refused(current, error, TITLE)
@@ -169,11 +155,10 @@ async def export_csv(
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
     """The API's CSV export, for the signed-in account (a stream slot of its key while it runs)."""
-    current = await web.signed_in(request, session, runtime)
-    if current is None:
-        return web.to(web.SIGN_IN)
+    current = await web.admit(request, session, runtime, READ, title=TITLE)
+    if isinstance(current, Response):
+        return current
     try:
-        await authorize(runtime, current.caller, READ)
         what = await export.prepare(session, current.caller, webset_id, match=match, format="csv")
         return owned_download(
             runtime, current.caller, export.chunks(runtime.reader, what),
