@@ -20,6 +20,7 @@ from tests.outreach.test_dispatch_validation import email
 from tests.support.accounts import AccountFactory
 from tests.support.jobs import running_worker
 from tests.support.lifespan import served
+from tests.websets.conftest import wait_finished
 
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
@@ -215,3 +216,55 @@ async def _too_wide(page: Any) -> list[str]:
         ".slice(0, 5)"
     )
     return found or ["the page scrolls sideways"]
+
+
+# Every control of every console page a signed-in account reaches from the navigation, checked in
+# the browser: each has a label (a <label for>, a wrapping label, or aria-label), and the keyboard
+# reaches the skip link first and then the navigation in order.
+UNLABELLED = (
+    "[...document.querySelectorAll('input:not([type=hidden]), select, textarea')]"
+    ".filter(e => !e.labels.length && !e.getAttribute('aria-label')).map(e => e.name || e.id)"
+)
+
+
+@needs_chromium
+async def test_every_page_is_labelled_reachable_by_keyboard_and_readable_without_script(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    from playwright.async_api import async_playwright
+
+    owner = await AccountFactory(world_runtime).create(credits=500)
+    created = await world_client.post(
+        "/api/v2/websets", json={"query": "software companies", "count": 25}, headers=owner.headers
+    )
+    webset_id = created.json()["item"]["webset"]["id"]
+    async with running_worker(world_runtime):
+        await wait_finished(world_client, owner.headers, webset_id)
+    async with served(create_app(runtime=world_runtime)) as base, async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page()
+            elsewhere = await _only_the_server(page, base)
+            await _sign_in_as(page, base, owner.key)
+            await page.keyboard.press("Tab")
+            assert await page.evaluate("document.activeElement.textContent") == "Skip to content"
+            await page.keyboard.press("Tab")
+            await page.keyboard.press("Tab")
+            assert await page.evaluate("document.activeElement.getAttribute('href')") == "/console"
+            links = await page.eval_on_selector_all(
+                "nav a", "links => links.map(a => a.getAttribute('href'))"
+            )
+            for href in [*links, f"/console/websets/{webset_id}"]:
+                await page.goto(f"{base}{href}")
+                assert await page.evaluate(UNLABELLED) == [], href
+                assert await page.locator("h1").count() == 1, href
+            without_script = await browser.new_context(java_script_enabled=False)
+            plain = await without_script.new_page()
+            await _sign_in_as(plain, base, owner.key)
+            await plain.goto(f"{base}/console/websets/{webset_id}")
+            assert await plain.locator("li.item").count() > 0
+            await plain.locator("li.item summary").first.click()  # <details> opens without script
+            assert await plain.locator("li.item details[open] li").count() > 0
+        finally:
+            await browser.close()
+    assert elsewhere == []
