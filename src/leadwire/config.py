@@ -40,7 +40,9 @@ class Settings(BaseSettings):
     event_retention_days: int = 7
     shutdown_grace_seconds: float = 20.0
     idempotency_ttl_hours: float = 24.0
-    idempotency_lock_timeout_seconds: float = 60.0
+    # A key's claim is beaten while its request runs; one not beaten this long died with its process,
+    # and the next identical request takes it over (platform/idempotency.py).
+    idempotency_lock_timeout_seconds: float = Field(default=5.0, gt=0, le=3600)
     # Key lookups are cached this long per process: revocation and expiry apply within it.
     auth_cache_seconds: float = 2.0
     auth_miss_cache_seconds: float = 30.0  # an unknown key is not looked up again for this long

@@ -14,23 +14,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from leadwire.platform.runtime import Runtime
 from tests.conftest import _truncate_pg
-from tests.support.accounts import AccountFactory, TestAccount
-from tests.support.jobs import with_runtime
+from tests.support.accounts import TestAccount, account_at
 from tests.support.processes import LEADWIRE, REPO, free_port, leadwire_process, process_env, wait_ready
 
 pytestmark = pytest.mark.e2e
 
 CACHE_SECONDS = 3600  # far past the test: only the announcement can make a process forget a key
-
-
-def _account(database_url: str) -> TestAccount:
-    async def work(runtime: Runtime) -> TestAccount:
-        return await AccountFactory(runtime).create(plan="business", credits=10)
-
-    account: TestAccount = asyncio.run(with_runtime(database_url, work))
-    return account
 
 
 def _statuses(urls: list[str], account: TestAccount) -> list[int]:
@@ -85,7 +75,7 @@ def test_on_postgres_a_revoked_key_is_refused_by_every_api_process_at_once(
     api_processes: tuple[list[str], dict[str, str]],
 ) -> None:
     urls, env = api_processes
-    account = _account(env["LEADWIRE_DATABASE_URL"])
+    account = account_at(env["LEADWIRE_DATABASE_URL"])
     assert _statuses(urls, account) == [200, 200]  # now cached in both, for an hour
     _revoke(env, account.key_id)
     # The NOTIFY travels with the commit; a second is ample for two LISTEN connections to hear it.
@@ -97,7 +87,7 @@ def test_on_sqlite_a_revoked_key_is_refused_within_the_cache_time(
     api_processes: tuple[list[str], dict[str, str]],
 ) -> None:
     urls, env = api_processes
-    account = _account(env["LEADWIRE_DATABASE_URL"])
+    account = account_at(env["LEADWIRE_DATABASE_URL"])
     assert _statuses(urls, account) == [200, 200]
     _revoke(env, account.key_id)
     assert _statuses_within(urls, account, 2.0 + 1.0, wanted=401) == [401, 401]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 import pytest
 from sqlalchemy import update
 
 from leadwire.platform.db import transaction
+from leadwire.platform.errors import ApiError
 from leadwire.platform.idempotency_models import IdempotencyRecord
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
@@ -193,3 +195,67 @@ async def test_endpoint_requiring_a_key_refuses_requests_without_one(
         "/api/v2/test/keyed-echo", json={}, headers={**acct.headers, "Idempotency-Key": "fm-1"}
     )
     assert_ok(keyed, 202)
+
+
+async def test_a_slow_request_beats_its_claim_so_a_retry_waits_rather_than_takes_over(
+    client: httpx.AsyncClient,
+    runtime: Runtime,
+    accounts: AccountFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The creation holds its claim for several lock timeouts; its beats keep it, so an identical
+    retry meanwhile is 409, and the key yields one job."""
+    monkeypatch.setattr(runtime.settings, "idempotency_lock_timeout_seconds", 0.3)
+    acct = await accounts.create()
+    release = tmp_path / "release"
+    body = {"message": "slow", "hold_creation_until": str(release)}
+    slow = asyncio.create_task(create_echo(client, acct.headers, body, **{"Idempotency-Key": "slow"}))
+    await asyncio.sleep(0.9)  # three lock timeouts into the creation
+    retry = await create_echo(client, acct.headers, body, **{"Idempotency-Key": "slow"})
+    assert_error(retry, 409, "idempotency_key_in_progress")
+    release.touch()
+    assert_ok(await slow, 202)
+    assert await job_count(runtime) == 1
+
+
+async def test_a_claim_taken_over_voids_the_first_requests_completion(
+    runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Had the first request only been slow (its beats lost), the takeover gives the record a new id:
+    the first request's completion finds its claim gone and raises, so its transaction (and job) rolls
+    back and only the second request's response is stored."""
+    from leadwire.platform import idempotency
+
+    monkeypatch.setattr(runtime.settings, "idempotency_lock_timeout_seconds", 0.05)
+    acct = await accounts.create()
+    asked = {"api_key_id": acct.key_id, "method": "POST", "path": "/p", "key": "k", "body": b"{}"}
+    first = await idempotency.claim(runtime, **asked)
+    await asyncio.sleep(0.1)  # not beaten for longer than the lock timeout
+    second = await idempotency.claim(runtime, **asked)
+    assert isinstance(first, idempotency.Claim) and isinstance(second, idempotency.Claim)
+    assert first.record_id != second.record_id
+    async with transaction(runtime.sessionmaker) as session:
+        with pytest.raises(ApiError) as late:
+            await idempotency.complete(session, first, status=202, body={"from": "first"})
+    assert late.value.code == "idempotency_key_in_progress"
+    async with transaction(runtime.sessionmaker) as session:
+        await idempotency.complete(session, second, status=202, body={"from": "second"})
+    replay = await idempotency.claim(runtime, **asked)
+    assert isinstance(replay, idempotency.Replay) and replay.body == {"from": "second"}
+
+
+async def test_in_progress_answers_do_not_spend_the_creation_budget(
+    client: httpx.AsyncClient, runtime: Runtime, accounts: AccountFactory
+) -> None:
+    """A free key may create 20 jobs a minute; 30 retries answered "in progress" leave all 20."""
+    acct = await accounts.create(plan="free")
+    async with transaction(runtime.sessionmaker) as session:  # a first request mid-creation
+        await _seed_record(session, acct.key_id, body=b'{"message":"a"}', state="in_progress")
+    for _ in range(30):
+        busy = await create_echo(client, acct.headers, {"message": "a"}, **{"Idempotency-Key": "busy"})
+        assert_error(busy, 409, "idempotency_key_in_progress")
+    later = {"scheduled_in": 3600}  # not due: the plan's 5 active jobs are not what this measures
+    for n in range(20):
+        assert_ok(await create_echo(client, acct.headers, {"message": str(n), **later}), 202)
+    assert_error(await create_echo(client, acct.headers, later), 429, "api_key_rate_limit_exceeded")

@@ -118,3 +118,16 @@ class AccountFactory:
                 box=box,
             )
         return account.id
+
+
+def account_at(database_url: str, *, plan: str = "business", credits: int = 10) -> TestAccount:
+    """An account made through the services on the database of processes a test started."""
+    import asyncio
+
+    from tests.support.jobs import with_runtime
+
+    async def work(runtime: Runtime) -> TestAccount:
+        return await AccountFactory(runtime).create(plan=plan, credits=credits)
+
+    account: TestAccount = asyncio.run(with_runtime(database_url, work))
+    return account

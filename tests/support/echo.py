@@ -49,6 +49,9 @@ class EchoRequest(RequestModel):
     block_file: str | None = None
     started_file: str | None = None
     scheduled_in: float = 0.0
+    # The creation route waits until this file exists before creating its job, holding its idempotency
+    # claim (a slow request, or one a test kills mid-request).
+    hold_creation_until: str | None = None
     # Hold a database connection through the sleep, reading before and after, as a long step of a real
     # handler does (a connection cut meanwhile surfaces in the handler).
     read_database: bool = False
@@ -129,6 +132,8 @@ async def create_echo(
 
     from leadwire.platform.time import utcnow
 
+    if body.hold_creation_until:
+        await _until_released(Path(body.hold_creation_until))
     scheduled = utcnow() + timedelta(seconds=body.scheduled_in) if body.scheduled_in else None
     job = await create_job(
         session,

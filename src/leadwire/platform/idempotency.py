@@ -3,11 +3,20 @@ stored in the same transaction as the job it created and replayed for identical 
 
 The record is claimed in its own short transaction before the handler runs, so concurrent identical
 requests in any process see it: they get 409 `idempotency_key_in_progress` until it completes.
+
+A claim lives as long as the request holding it: while the handler runs, `keep_claimed` beats the
+record's `locked_at` every quarter of `idempotency_lock_timeout_seconds`; a claim not beaten for that
+long belongs to a process that died, and the next identical request takes it over. A takeover gives the
+record a new id, which is the claim's identity: the first request, if it was only slow, then finds its
+claim gone when it completes (its transaction, which holds its job, is rolled back and it answers 409),
+so a key never yields two jobs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -24,6 +33,7 @@ from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 
 MAX_KEY_LENGTH = 255
+log = logging.getLogger("leadwire.idempotency")
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,7 @@ def _decide(
             setattr(existing, name, values[name])
         existing.response_status = None
         existing.response_body = None
-        return Claim(existing.id)
+        return _take_over(existing, values["id"])
     if existing.body_hash != fingerprint:
         raise ApiError("idempotency_conflict", param="Idempotency-Key")
     if (
@@ -118,19 +128,63 @@ def _decide(
     ):
         return Replay(existing.response_status, existing.response_body)
     if (now - existing.locked_at).total_seconds() >= lock_timeout:
-        existing.locked_at = now  # the first request's process died: this one takes over
-        return Claim(existing.id)
+        existing.locked_at = now  # the first request's process died: its claim stopped beating
+        return _take_over(existing, values["id"])
     raise ApiError("idempotency_key_in_progress", param="Idempotency-Key", headers={"Retry-After": "1"})
 
 
+def _take_over(existing: IdempotencyRecord, new_id_: str) -> Claim:
+    """The record under a new id: the claim of the request that held it (by the old id) is void."""
+    existing.id = new_id_
+    return Claim(new_id_)
+
+
 async def complete(session: AsyncSession, claim_: Claim, *, status: int, body: dict[str, Any]) -> None:
-    """Store the response in the caller's transaction (the one that creates the job)."""
-    await session.execute(
+    """Store the response in the caller's transaction (the one that creates the job). A claim taken
+    over meanwhile (this request was too slow to beat it) is 409 `idempotency_key_in_progress`: the
+    caller's transaction rolls back with its job, and a retry gets the other request's answer."""
+    stored = await session.execute(
         update(IdempotencyRecord)
-        .where(IdempotencyRecord.id == claim_.record_id)
+        .where(IdempotencyRecord.id == claim_.record_id, IdempotencyRecord.state == "in_progress")
         .values(state="done", response_status=status, response_body=body)
         .execution_options(synchronize_session=False)
     )
+    if stored.rowcount != 1:  # type: ignore[attr-defined]
+        raise ApiError("idempotency_key_in_progress", param="Idempotency-Key", headers={"Retry-After": "1"})
+
+
+async def rewrite(session: AsyncSession, claim_: Claim, *, status: int, body: dict[str, Any]) -> None:
+    """Replace the stored response of a completed claim (after `Prefer: wait`, what was actually sent)."""
+    await session.execute(
+        update(IdempotencyRecord)
+        .where(IdempotencyRecord.id == claim_.record_id, IdempotencyRecord.state == "done")
+        .values(response_status=status, response_body=body)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def beat_seconds(runtime: Runtime) -> float:
+    return max(0.05, runtime.settings.idempotency_lock_timeout_seconds / 4)
+
+
+async def keep_claimed(runtime: Runtime, claim_: Claim) -> None:
+    """Beat the claim while its request runs (cancelled when it ends); stops once the claim is done,
+    released or taken over. A beat that fails is logged and tried again at the next one."""
+    while True:
+        await asyncio.sleep(beat_seconds(runtime))
+        try:
+            async with transaction(runtime.sessionmaker) as session:
+                beaten = await session.execute(
+                    update(IdempotencyRecord)
+                    .where(IdempotencyRecord.id == claim_.record_id, IdempotencyRecord.state == "in_progress")
+                    .values(locked_at=utcnow())
+                    .execution_options(synchronize_session=False)
+                )
+        except Exception as exc:  # the database is busy or away: the next beat tries again
+            log.warning("idempotency claim not beaten: %s", type(exc).__name__)
+            continue
+        if beaten.rowcount != 1:  # type: ignore[attr-defined]
+            return
 
 
 async def release(runtime: Runtime, claim_: Claim) -> None:

@@ -66,7 +66,8 @@ async def commit_rewrite(
 ) -> None:
     """Commit point 2: after `Prefer: wait`, store the response actually sent."""
     if claim is not None:
-        await commit_with_response(session, claim, status=status, body=body)
+        await idempotency.rewrite(session, claim, status=status, body=body)
+        await session.commit()
 
 
 async def discard(session: AsyncSession) -> None:

@@ -42,6 +42,10 @@ SHARED_UP = Gauge("leadwire_ratelimit_shared_store_up", "1 while the shared (Red
 @dataclass(frozen=True)
 class RateDecision:
     headers: dict[str, str]
+    # The two counters this request was counted in (the key's, the account's), and whether in this
+    # process's memory: what `RateLimiter.give_back` takes back.
+    counters: tuple[str, str] = ("", "")
+    local: bool = True
 
 
 class ProcessCounters:
@@ -79,6 +83,14 @@ class ProcessCounters:
             return key_used, self._get(account)
         return key_used, self._incr(account, expiry)
 
+    def uncount(self, *keys: str) -> None:
+        """Take one back from each counter that still holds one (its window not ended)."""
+        now = time.monotonic()
+        for key in keys:
+            expires, count = self._counts.get(key, (0.0, 0))
+            if expires > now and count > 0:
+                self._counts[key] = (expires, count - 1)
+
     def __len__(self) -> int:
         return len(self._counts)
 
@@ -93,6 +105,15 @@ end
 local account_used = redis.call('INCR', KEYS[2])
 if account_used == 1 then redis.call('EXPIRE', KEYS[2], ARGV[1]) end
 return {key_used, account_used}
+"""
+
+
+# KEYS: counters to take one back from, each only while it exists and is above zero.
+_UNCOUNT_SCRIPT = """
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 0
 """
 
 
@@ -116,6 +137,7 @@ class RedisCounters:
 
         self.client: Any = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self._script = self.client.register_script(_COUNT_SCRIPT)
+        self._uncount = self.client.register_script(_UNCOUNT_SCRIPT)
         self._no_script: type[Exception] = NoScriptError
         self._batch: list[_Pending] = []
         self._sending: set[asyncio.Task[None]] = set()
@@ -178,6 +200,9 @@ class RedisCounters:
                     raise
                 await self.client.script_load(_COUNT_SCRIPT)
         raise AssertionError("unreachable")
+
+    async def uncount(self, *keys: str) -> None:
+        await self._uncount(keys=[self.PREFIX + key for key in keys])
 
     async def ping(self) -> bool:
         return bool(await self.client.ping())
@@ -254,15 +279,14 @@ class RateLimiter:
             SHARED_UP.set(1)
         self._shared_down_until = None
 
-    async def _counted(
-        self, names: tuple[str, str], window: int, index: int, per_key: int
-    ) -> tuple[int, int]:
+    async def _counted(self, counters: tuple[str, str], window: int, per_key: int) -> tuple[int, int, bool]:
+        """Both counts after this request, and whether they were counted in this process's memory."""
         # A counter outlives its window by a second so a late INCR cannot recreate it without expiry.
-        key, account = (f"rl:{name}:{window}:{index}" for name in names)
+        key, account = counters
         expiry = window + 1
         shared = self.shared
         if shared is None:  # one process: nothing to wait on (every poll passes here)
-            return self.local.count(key, account, expiry, per_key)
+            return (*self.local.count(key, account, expiry, per_key), True)
         if self._shared_down_until is None or time.monotonic() >= self._shared_down_until:
             try:
                 async with asyncio.timeout(self.timeout):
@@ -271,9 +295,23 @@ class RateLimiter:
                 self._failed(type(exc).__name__)
             else:
                 self._recovered()
-                return counts
+                return (*counts, False)
         FALLBACKS.inc()
-        return self.local.count(key, account, expiry, per_key)
+        return (*self.local.count(key, account, expiry, per_key), True)
+
+    async def give_back(self, decision: RateDecision) -> None:
+        """A request that was counted but did no work of its kind (an idempotency key still in
+        progress elsewhere) takes its count back, in the store it was counted in; best effort."""
+        if not decision.counters[0]:
+            return
+        if decision.local or self.shared is None:
+            self.local.uncount(*decision.counters)
+            return
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self.shared.uncount(*decision.counters)
+        except Exception as exc:  # the count stays: a refund never fails the request
+            log.info("rate-limit give-back not counted: %s", type(exc).__name__)
 
     async def check(self, *, plan: Plan, request_class: str, key_id: str, user_id: str) -> RateDecision:
         limit = plan.rate_limits[request_class]
@@ -281,8 +319,11 @@ class RateLimiter:
         now = time.time()
         index = int(now // window)
         reset_in = max(1, math.ceil((index + 1) * window - now))
-        names = (f"{request_class}:key:{key_id}", f"{request_class}:user:{user_id}")
-        key_used, account_used = await self._counted(names, window, index, limit.per_key)
+        counters = (
+            f"rl:{request_class}:key:{key_id}:{window}:{index}",
+            f"rl:{request_class}:user:{user_id}:{window}:{index}",
+        )
+        key_used, account_used, local = await self._counted(counters, window, limit.per_key)
         key_remaining = max(0, limit.per_key - key_used)
         account_remaining = max(0, limit.per_account - account_used)
         headers = {
@@ -302,7 +343,7 @@ class RateLimiter:
                     f"the window resets in {reset_in} s",
                     headers={**headers, "Retry-After": str(reset_in)},
                 )
-        return RateDecision(headers=headers)
+        return RateDecision(headers=headers, counters=counters, local=local)
 
 
 @functools.lru_cache(maxsize=256)

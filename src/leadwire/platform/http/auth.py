@@ -15,6 +15,7 @@ from datetime import datetime
 # `Caller`, and FastAPI costs half a second of start-up it has no use for.
 from starlette.requests import Request
 
+from leadwire.platform.admission.ratelimit import RateDecision
 from leadwire.platform.callers import Caller, Permission, scope_missing
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import get_plan
@@ -169,10 +170,11 @@ def set_response_headers(request: Request, headers: dict[str, str]) -> None:
     request.scope.setdefault("state", {}).setdefault("leadwire_headers", {}).update(headers)
 
 
-async def authorize(runtime: Runtime, caller: Caller, permission: Permission) -> dict[str, str]:
+async def authorize(runtime: Runtime, caller: Caller, permission: Permission) -> RateDecision:
     """Rate limits (per key and account-wide), plan feature and scope, for every face (REST, MCP).
 
-    Returns the rate-limit headers; raises ApiError (with those headers) when refused.
+    Returns the rate decision (its headers, and the counters a refund takes back); raises ApiError
+    (with those headers) when refused.
     """
     decision = await runtime.rate_limiter.check(
         plan=caller.plan,
@@ -189,7 +191,7 @@ async def authorize(runtime: Runtime, caller: Caller, permission: Permission) ->
         )
     if permission.scope is not None and not caller.can(permission.scope):
         raise scope_missing(permission.scope, headers=decision.headers)
-    return decision.headers
+    return decision
 
 
 async def authenticated_caller(request: Request) -> Caller:
@@ -212,11 +214,12 @@ def require(permission: Permission) -> Callable[..., Awaitable[Caller]]:
 
     async def dependency(request: Request, caller: Caller = Depends(authenticated_caller)) -> Caller:
         try:
-            headers = await authorize(request.app.state.runtime, caller, permission)
+            decision = await authorize(request.app.state.runtime, caller, permission)
         except ApiError as exc:
             set_response_headers(request, exc.headers)
             raise
-        set_response_headers(request, headers)
+        set_response_headers(request, decision.headers)
+        request.state.rate_decision = decision  # what a request that did no work gives back
         return caller
 
     return dependency

@@ -6,6 +6,7 @@ made of (`idempotent`, `prefer_wait`, `respond_with_job`, `respond`)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -61,23 +62,40 @@ def idempotent(*, required: bool = False) -> Callable[..., AsyncIterator[Idempot
                 raise ApiError("idempotency_key_required", param="Idempotency-Key")
             yield Idempotency(None)
             return
-        outcome = await idempotency.claim(
-            runtime,
-            api_key_id=caller.key_id,
-            method=request.method,
-            path=request.url.path,
-            key=idempotency.validate_key(raw_key),
-            body=await request.body(),
-        )
+        try:
+            outcome = await idempotency.claim(
+                runtime,
+                api_key_id=caller.key_id,
+                method=request.method,
+                path=request.url.path,
+                key=idempotency.validate_key(raw_key),
+                body=await request.body(),
+            )
+        except ApiError as refused:
+            if refused.code == "idempotency_key_in_progress":
+                await _give_back(request, runtime)
+            raise
         if isinstance(outcome, idempotency.Replay):
             raise ReplayedResponse(outcome.status, outcome.body)
+        beating = asyncio.create_task(idempotency.keep_claimed(runtime, outcome))
         try:
             yield Idempotency(outcome)
-        except BaseException:
+        except BaseException as failed:
+            if isinstance(failed, ApiError) and failed.code == "idempotency_key_in_progress":
+                await _give_back(request, runtime)  # its claim was taken over: no work of its own
             await idempotency.release(runtime, outcome)
             raise
+        finally:
+            beating.cancel()
 
     return dependency
+
+
+async def _give_back(request: Request, runtime: Runtime) -> None:
+    """A retry answered "in progress" did no work: its creation counts against no budget."""
+    decision = getattr(request.state, "rate_decision", None)
+    if decision is not None:
+        await runtime.rate_limiter.give_back(decision)
 
 
 def prefer_wait(request: Request) -> int | None:
