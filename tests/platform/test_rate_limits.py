@@ -11,8 +11,9 @@ from fastapi import FastAPI
 
 from leadwire.app import create_app
 from leadwire.config import Settings
-from leadwire.platform.admission.ratelimit import RedisCounters
-from leadwire.platform.plans import PLANS, RateLimit
+from leadwire.platform.admission.ratelimit import RateLimiter, RedisCounters
+from leadwire.platform.errors import ApiError
+from leadwire.platform.plans import PLANS, RateLimit, get_plan
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error, assert_ok
@@ -222,3 +223,28 @@ async def test_a_count_whose_caller_gave_up_is_not_sent_and_no_caller_waits_fore
         await counters.close()
     with pytest.raises(ConnectionError):
         await asyncio.wait_for(counters.count(key, account, 61, per_key=100), 2.0)
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["memory", "redis"])
+async def test_a_count_given_back_frees_its_place_in_both_limits(
+    shared: bool, request: pytest.FixtureRequest
+) -> None:
+    """What an idempotency retry answered "in progress" does (it did no work): its count is taken back
+    from the key's and the account's counters, in the store it was counted in, never below zero."""
+    limiter = RateLimiter(request.getfixturevalue("redis_url") if shared else None, timeout=1.0)
+    plan = get_plan("free")  # 20 tasks a minute per key
+    who = {"plan": plan, "request_class": "task", "key_id": uuid.uuid4().hex, "user_id": uuid.uuid4().hex}
+    try:
+        decisions = [await limiter.check(**who) for _ in range(20)]
+        assert decisions[-1].local is not shared
+        for decision in decisions[:5]:
+            await limiter.give_back(decision)
+        for _ in range(5):
+            await limiter.check(**who)  # the five places given back
+        with pytest.raises(ApiError) as over:
+            await limiter.check(**who)
+        assert over.value.code == "api_key_rate_limit_exceeded"
+    finally:
+        if limiter.shared is not None:
+            await limiter.shared.client.delete(*(RedisCounters.PREFIX + c for c in decisions[0].counters))
+        await limiter.close()
