@@ -48,6 +48,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("dispatch.py", []),
     ("held_queue.py", []),
     ("console_pages.py", []),
+    ("console_live.py", []),
     ("customs.py", []),
     ("customs_scale.py", []),
     ("search_scale.py", []),
