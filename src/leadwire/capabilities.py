@@ -11,6 +11,7 @@ from leadwire.credits.capability import CAPABILITY as CREDITS
 from leadwire.customs.capability import CAPABILITY as CUSTOMS
 from leadwire.engagement.capability import CAPABILITY as ENGAGEMENT
 from leadwire.jobs.capability import CAPABILITY as JOBS
+from leadwire.keys.capability import CAPABILITY as KEYS
 from leadwire.outreach.capability import CAPABILITY as OUTREACH
 from leadwire.platform.capability import Capability, install, plugin_capability
 from leadwire.platform.runtime import Runtime
@@ -29,6 +30,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     CUSTOMS,
     WEBSETS,
     WEBHOOKS,
+    KEYS,
     CONSOLE,
 )
 

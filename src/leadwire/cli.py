@@ -28,7 +28,7 @@ from leadwire.sandbox import cli as sandbox_cli
 if TYPE_CHECKING:
     from leadwire.sandbox.background import WorldBuild
 
-# The client's commands (outreach, customs, websets, research, jobs, credits, webhooks, imports,
+# The client's commands (outreach, customs, websets, research, jobs, credits, webhooks, keys, imports,
 # suppressions, sending, enrichments, monitors) bring the SDK and httpx: they are imported when one of
 # them runs (or help lists them), so `leadwire worker` and `leadwire api` start without them.
 _CLIENT_COMMANDS = {
@@ -39,6 +39,7 @@ _CLIENT_COMMANDS = {
     "jobs": ("leadwire.client.jobs_cli", "jobs_app"),
     "credits": ("leadwire.client.credits_cli", "credits_app"),
     "webhooks": ("leadwire.client.webhooks_cli", "webhooks_app"),
+    "keys": ("leadwire.client.keys_cli", "keys_app"),
     "imports": ("leadwire.client.imports_cli", "imports_app"),
     "suppressions": ("leadwire.client.suppressions_cli", "suppressions_app"),
     "sending": ("leadwire.client.sending_cli", "sending_app"),

@@ -46,6 +46,10 @@ async def _valid_saved_key(session: AsyncSession, path: Path, user_id: str) -> s
     found = await find_key(session, saved)
     if found is None or found[1].id != user_id or found[0].revoked_at is not None:
         return None
+    # A key saved before a capability brought new scopes (keys:write) lacks them: the demo key holds
+    # every scope, so a new one is issued (an existing key's scopes are never widened).
+    if not set(all_scopes()) <= set(found[0].scopes):
+        return None
     return saved
 
 

@@ -117,6 +117,9 @@ async def test_initialize_and_list_tools(client: httpx.AsyncClient, accounts: Ac
         "rotate_webhook_secret",
         "list_webhook_deliveries",
         "retry_webhook_delivery",
+        "list_api_keys",
+        "create_api_key",
+        "revoke_api_key",
     }
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from leadwire.customs.schemas import CandidatesRequest, CompanySearchRequest, SectionRequest
 from leadwire.engagement.schemas import PostLikeRequest
+from leadwire.keys.schemas import KeyCreate
 from leadwire.outreach.schemas import DispatchRequest
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest
@@ -24,6 +25,7 @@ TOOL_BODIES: dict[str, tuple[type[BaseModel], frozenset[str]]] = {
     "dispatch_outreach": (DispatchRequest, frozenset({"action"})),  # always "outreach"
     "like_linkedin_post": (PostLikeRequest, frozenset()),
     "create_webset": (CreateWebsetRequest, frozenset()),
+    "create_api_key": (KeyCreate, frozenset()),
     "find_more_webset": (FindMoreRequest, frozenset()),
     "customs_company_candidates": (CandidatesRequest, frozenset()),
     "customs_companies_search": (CompanySearchRequest, frozenset()),

@@ -18,6 +18,7 @@ from leadwire.client.operation import Operation, creation_call
 R = TypeVar("R")
 WEBSETS = "/api/v2/websets"
 WEBHOOKS = "/api/v2/webhooks"
+KEYS = "/api/v2/keys"
 
 
 IMPORTS = "/api/v2/imports"
@@ -380,6 +381,26 @@ class Operations(Creations[R], Imports[R], Suppressions[R], Sending[R], Enrichme
     def retry_webhook_delivery(self, webhook_id: str, delivery_id: str) -> R:
         """Send a delivery again now, with the same `webhook-id`."""
         return self._run(Call("POST", f"{WEBHOOKS}/{webhook_id}/deliveries/{delivery_id}/retry"))
+
+    def list_api_keys(self, *, limit: int | None = None, cursor: str | None = None) -> R:
+        """One page of the account's API keys, newest first: `{items, next_cursor, has_more, request_id}`,
+        each `{id, name, prefix, mode, scopes, status, current, created_at, expires_at, revoked_at}`;
+        never a key itself."""
+        params = query_params(limit=limit, cursor=cursor)
+        return self._run(Call("GET", KEYS, params=params, unwrap=PAGE))
+
+    def create_api_key(
+        self, scopes: list[str], *, name: str | None = None, idempotency_key: str | None = None
+    ) -> R:
+        """A new key of the account with `scopes` (each held by this client's key); its `key` is in this
+        answer only (a replay of `idempotency_key` answers without it)."""
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        return self._run(Call("POST", KEYS, json=query_params(scopes=scopes, name=name), headers=headers))
+
+    def revoke_api_key(self, key_id: str) -> R:
+        """Revoke one of the account's keys (this client's own too: it is refused from then on); the key,
+        `status: revoked`."""
+        return self._run(Call("POST", f"{KEYS}/{key_id}/revoke"))
 
 
 def query_params(**given: Any) -> dict[str, Any]:

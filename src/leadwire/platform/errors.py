@@ -140,8 +140,8 @@ PLATFORM_ERRORS = (
         "permission_denied",
         403,
         when=(
-            "the key lacks the scope of the endpoint, or of the job's capability when reading"
-            " or cancelling a job"
+            "the key lacks the scope of the endpoint, of the job's capability when reading or"
+            " cancelling a job, or of the API key it creates or revokes"
         ),
         remedy="use a key with that scope (`leadwire admin key create --scopes ...`)",
     ),

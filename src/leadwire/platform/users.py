@@ -53,6 +53,8 @@ class ApiKey(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
     prefix: Mapped[str] = mapped_column(String(16))
+    # A label of the owner's choosing ("CI", "Zapier"), shown beside the prefix; never part of the key.
+    name: Mapped[str | None] = mapped_column(String(100), nullable=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     mode: Mapped[str] = mapped_column(String(8))
     scopes: Mapped[list[str]] = mapped_column(JsonType)
@@ -106,6 +108,7 @@ async def issue_key(
     scopes: list[str],
     mode: str = "live",
     expires_in: timedelta | None = None,
+    name: str | None = None,
 ) -> IssuedKey:
     if mode not in ("live", "test"):
         raise ValueError("mode must be live or test")
@@ -117,6 +120,7 @@ async def issue_key(
         id=new_id("key"),
         user_id=user_id,
         prefix=raw[len(f"lw_{mode}_") :][:8],
+        name=name,
         digest=digest_key(raw),
         mode=mode,
         scopes=sorted(set(scopes)),
