@@ -215,9 +215,11 @@ async def test_a_stream_whose_client_goes_away_leaves_no_task_read_or_connection
     tasks_before = {t for t in asyncio.all_tasks() if not t.done()}
     got: list[str] = []
 
+    async with world_runtime.reader() as session:
+        opened = await streams.opening(session, webset_id, start=page["stream_cursor"], items_revision=None)
+
     async def client() -> None:
-        stream = streams.events(world_runtime, webset_id, start=page["stream_cursor"], items_revision=None)
-        async for event in stream:
+        async for event in streams.events(world_runtime, opened):
             got.append(event.event or "")
 
     listening = asyncio.create_task(client())

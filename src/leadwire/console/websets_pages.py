@@ -65,9 +65,13 @@ async def find_more(
     return job
 
 
-async def check_owned(session: AsyncSession, caller: Caller, webset_id: str) -> None:
-    """404 `webset_not_found` unless the list is the caller's account's."""
+async def opening(
+    session: AsyncSession, caller: Caller, webset_id: str, *, start: int | None, items_revision: int | None
+) -> streams.Opening:
+    """Where the page's live stream starts (404 `webset_not_found` unless the list is the caller's
+    account's), read before the stream's headers."""
     await service.get_owned(session, caller, webset_id)
+    return await streams.opening(session, webset_id, start=start, items_revision=items_revision)
 
 
 async def one(
@@ -120,18 +124,14 @@ async def live(
     webset_id: str,
     *,
     match: str,
-    start: int | None,
-    items_revision: int | None,
+    opened: streams.Opening,
     csrf: str,
     still_allowed: StillAllowed,
 ) -> AsyncIterator[ServerSentEvent]:
     """The list's SSE events as `swap` events whose data is HTML: each element replaces the page's
     element with its id (or is added to the one its `data-into` names; `data-gone` removes). `end`
     tells the page to stop listening."""
-    events = streams.events(
-        runtime, webset_id, start=start, items_revision=items_revision, still_allowed=still_allowed
-    )
-    async for event in events:
+    async for event in streams.events(runtime, opened, still_allowed=still_allowed):
         data = orjson.loads(event.data) if event.data else {}
         html = await _fragments(runtime, caller, webset_id, event.event, data, match, csrf)
         if html:

@@ -102,28 +102,23 @@ async def live(
     if isinstance(current, Response):
         return Response(status_code=401 if current.status_code == 303 else current.status_code)
     last_event = request.headers.get("last-event-id")
-    try:
-        await pages.check_owned(session, current.caller, webset_id)
-        start = resume_point(stream_cursor, last_event)
-    except ApiError as error:
-        return Response(status_code=error.status, headers=web.SECURITY_HEADERS)
     # A reconnecting browser resumes after its last event; the page's revision is for the first open.
     given = items_revision if items_revision and items_revision.isdigit() else None
     revision = int(given) if given is not None and last_event in (None, "") else None
+    try:
+        start = resume_point(stream_cursor, last_event)
+        opened = await pages.opening(session, current.caller, webset_id, start=start, items_revision=revision)
+    except ApiError as error:
+        return Response(status_code=error.status, headers=web.SECURITY_HEADERS)
+    match = match if match in pages.BANDS else "qualified"
     return owned_stream(
         runtime,
         current.caller,
         lambda allowed: pages.live(
-            runtime,
-            current.caller,
-            webset_id,
-            match=match if match in pages.BANDS else "qualified",
-            start=start,
-            items_revision=revision,
-            csrf=current.csrf_token,
+            runtime, current.caller, webset_id, match=match, opened=opened, csrf=current.csrf_token,
             still_allowed=allowed,
         ),
-    )
+    )  # fmt: skip
 
 
 @router.post("/{webset_id}/find-more")

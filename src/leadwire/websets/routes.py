@@ -241,12 +241,9 @@ async def stream_items(
     await service.get_owned(session, caller, webset_id)
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
+    opened = await streams.opening(session, webset_id, start=start, items_revision=revision)
     return owned_stream(
-        runtime,
-        caller,
-        lambda allowed: streams.events(
-            runtime, webset_id, start=start, items_revision=revision, still_allowed=allowed
-        ),
+        runtime, caller, lambda allowed: streams.events(runtime, opened, still_allowed=allowed)
     )
 
 
@@ -280,10 +277,7 @@ async def stream_find_more(
         raise ApiError("task_not_found")
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
+    opened = await streams.opening(session, webset_id, start=start, items_revision=revision, job_id=job.id)
     return owned_stream(
-        runtime,
-        caller,
-        lambda allowed: streams.events(
-            runtime, webset_id, start=start, items_revision=revision, job_id=job.id, still_allowed=allowed
-        ),
+        runtime, caller, lambda allowed: streams.events(runtime, opened, still_allowed=allowed)
     )

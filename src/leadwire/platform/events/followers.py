@@ -30,6 +30,13 @@ _recent: dict[tuple[object, str, int, int], tuple[float, asyncio.Future[list[Eve
 _RECENT_ENTRIES = 4096
 
 
+def _retrieved(read: asyncio.Future[list[Event]]) -> None:
+    """A shared read's failure is its followers' to raise; marked seen here, so a read whose followers
+    all left (a storm of clients gone) leaves no "exception was never retrieved" behind."""
+    if not read.cancelled():
+        read.exception()
+
+
 async def _read(runtime: Runtime, topic: str, after: int, batch: int) -> list[Event]:
     async with transaction(runtime.reader) as session:
         return await log.read_after(session, topic, after, limit=batch)
@@ -45,6 +52,7 @@ async def _timed_read(runtime: Runtime, topic: str, after: int, batch: int) -> l
     if recent is not None and now - recent[0] < REUSE_SECONDS:
         return await asyncio.shield(recent[1])
     read = asyncio.ensure_future(_shared_read(runtime, topic, after, batch, None))
+    read.add_done_callback(_retrieved)
     if len(_recent) >= _RECENT_ENTRIES:
         _recent.clear()
     _recent[key] = (now, read)
@@ -65,6 +73,7 @@ async def _shared_read(runtime: Runtime, topic: str, after: int, batch: int, see
     def forget(done: asyncio.Future[list[Event]]) -> None:
         if key in _reads and _reads[key][1] is done:
             del _reads[key]
+        _retrieved(done)
 
     read.add_done_callback(forget)
     return await asyncio.shield(read)

@@ -1,9 +1,15 @@
 """Server-sent events over the event log: every event's `id` is its `seq` (the public stream cursor), a
 comment ping every 15 s keeps proxies from closing an idle stream, and `Last-Event-ID` resumes. A stream
-a caller holds is owned and bounded (`owned_stream`)."""
+a caller holds is owned and bounded (`owned_stream`).
+
+A stream reads what it needs to start before its headers (in the request's session), so a database that
+cannot answer is a 503 with `Retry-After`. One that fails after it started ends with an `error` event
+(`{"code"}`, and `retry:` in milliseconds) rather than a cut connection: the client reconnects with its
+`Last-Event-ID` after that delay, as from any dropped stream."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +17,7 @@ import orjson
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Receive, Scope, Send
 
+from leadwire.platform.db import describe_failure, is_transient
 from leadwire.platform.errors import ApiError
 from leadwire.platform.events.models import Event
 from leadwire.platform.http.auth import key_still_valid
@@ -20,6 +27,8 @@ if TYPE_CHECKING:
     from leadwire.platform.runtime import Runtime
 
 HEARTBEAT_SECONDS = 15
+ERROR_RETRY_MS = 5000  # as the 503's Retry-After
+log = logging.getLogger("leadwire.sse")
 
 
 def resume_point(stream_cursor: str | None, last_event_id: str | None) -> int | None:
@@ -67,10 +76,26 @@ class _Stream(EventSourceResponse):
                 self._on_close()
 
 
+async def ended_cleanly(events: AsyncIterator[ServerSentEvent]) -> AsyncIterator[ServerSentEvent]:
+    """The stream's events; a failure once it started ends it with an `error` event (503's code when
+    the database failed, else `internal_error`) and the delay to reconnect after, logged once."""
+    try:
+        async for event in events:
+            yield event
+    except Exception as exc:
+        if is_transient(exc):
+            log.warning("stream ended, the database failed: %s", describe_failure(exc))
+            code = "task_unavailable"
+        else:
+            log.error("stream ended by an error", exc_info=exc)
+            code = "internal_error"
+        yield ServerSentEvent(data=orjson.dumps({"code": code}).decode(), event="error", retry=ERROR_RETRY_MS)
+
+
 def sse_response(
     events: AsyncIterator[ServerSentEvent], *, on_close: Callable[[], None] | None = None
 ) -> EventSourceResponse:
-    return _Stream(events, on_close)
+    return _Stream(ended_cleanly(events), on_close)
 
 
 StillAllowed = Callable[[], Awaitable[bool]]
