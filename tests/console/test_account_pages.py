@@ -111,3 +111,39 @@ async def test_a_refused_webhook_form_shows_the_code_and_creates_nothing(
     assert forged.status_code == 403
     listed = (await client.get("/api/v2/webhooks", headers=owner.headers)).json()["items"]
     assert listed == []
+
+
+async def test_the_keys_page_creates_a_key_shown_once_and_revoking_the_sessions_key_ends_it(
+    client: httpx.AsyncClient, accounts: AccountFactory
+) -> None:
+    owner, stranger = await accounts.create(), await accounts.create()
+    await sign_in(client, owner.key)
+    page = await client.get("/console/keys")
+    assert page.status_code == 200 and "(this session)" in page.text
+    token = csrf_of(page.text)
+    made = await client.post(
+        "/console/keys", data={"csrf": token, "name": "CRM sync", "scopes": ["websets:read"]}
+    )
+    assert made.status_code == 201
+    shown = re.search(r'<code class="secret">([^<]+)</code>', made.text)
+    assert shown
+    new_key = shown.group(1)
+    assert new_key not in (await client.get("/console/keys")).text  # shown once
+    as_new = {"Authorization": f"Bearer {new_key}"}
+    assert (await client.get("/api/v2/websets", headers=as_new)).status_code == 200
+    assert (await client.get("/api/v2/credits", headers=as_new)).status_code == 403
+    new_id = (await client.get("/api/v2/keys", headers=owner.headers)).json()["items"][0]["id"]
+    theirs = (await client.get("/api/v2/keys", headers=stranger.headers)).json()["items"][0]["id"]
+    foreign = await client.post(f"/console/keys/{theirs}/revoke", data={"csrf": token})
+    assert foreign.status_code == 404 and "api_key_not_found" in foreign.text
+    revoked = await client.post(f"/console/keys/{new_id}/revoke", data={"csrf": token})
+    assert revoked.status_code == 303 and revoked.headers["location"] == "/console/keys"
+    assert (await client.get("/api/v2/websets", headers=as_new)).status_code == 401
+    narrow = await accounts.key(owner.user_id, scopes=["keys:read", "keys:write"])
+    await sign_in(client, narrow.key)
+    page = await client.get("/console/keys")
+    beyond = await client.post("/console/keys", data={"csrf": csrf_of(page.text), "scopes": ["credits:read"]})
+    assert beyond.status_code == 403 and "permission_denied" in beyond.text
+    own = await client.post(f"/console/keys/{narrow.key_id}/revoke", data={"csrf": csrf_of(page.text)})
+    assert own.status_code == 303 and own.headers["location"] == "/console/sign-in"
+    assert (await client.get("/console")).headers["location"] == "/console/sign-in"

@@ -268,3 +268,34 @@ async def test_every_page_is_labelled_reachable_by_keyboard_and_readable_without
         finally:
             await browser.close()
     assert elsewhere == []
+
+
+@needs_chromium
+async def test_revoking_the_sessions_key_in_the_browser_ends_the_session(
+    runtime: Runtime, accounts: AccountFactory
+) -> None:
+    from playwright.async_api import async_playwright
+
+    owner = await accounts.create()
+    second = await accounts.key(owner.user_id)
+    async with served(create_app(runtime=runtime)) as base, async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 390, "height": 844})
+            elsewhere = await _only_the_server(page, base)
+            await _sign_in_as(page, base, second.key)
+            await page.click("nav >> text=Keys")
+            await page.fill("#name", "CRM sync")
+            await page.check("input[value='websets:read']")
+            await page.click("form[action='/console/keys'] button[type=submit]")
+            assert (await page.inner_text("code.secret")).startswith("lw_")
+            assert await _too_wide(page) == []
+            await _shot(page, "keys")
+            mine = page.locator("tr", has_text="(this session)")
+            await mine.locator("button", has_text="Revoke").click()
+            await page.wait_for_url(f"{base}/console/sign-in")
+            await page.goto(f"{base}/console")
+            assert page.url == f"{base}/console/sign-in"  # the session ended with its key
+        finally:
+            await browser.close()
+    assert elsewhere == []

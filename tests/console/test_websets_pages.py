@@ -148,3 +148,29 @@ async def test_another_accounts_list_is_not_found_on_every_console_route(
         await world_client.post(f"/console/websets/{webset_id}/find-more", data={"csrf": token}),
     ):
         assert response.status_code == 404, (response.request.url, response.text[:300])
+
+
+async def test_a_lists_page_names_its_enrichment_columns_in_each_items_evidence_and_its_monitors(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    owner = await AccountFactory(world_runtime).create(credits=5000)
+    employees = {"description": "Number of employees", "format": "number"}
+    created = await world_client.post(
+        "/api/v2/websets",
+        json={"query": "software companies", "count": 25, "enrichments": [employees]},
+        headers=owner.headers,
+    )
+    webset_id = created.json()["item"]["webset"]["id"]
+    async with running_worker(world_runtime):
+        await wait_finished(world_client, owner.headers, webset_id)
+    monitor = await world_client.post(
+        "/api/v2/monitors",
+        json={"webset_id": webset_id, "cadence": {"cron": "0 9 * * 1", "timezone": "Europe/Berlin"}},
+        headers=owner.headers,
+    )
+    assert monitor.status_code == 201, monitor.text
+    await sign_in(world_client, owner.key)
+    page = await world_client.get(f"/console/websets/{webset_id}")
+    assert "Column <strong>Number of employees</strong>" in page.text
+    assert "<code>0 9 * * 1</code> Europe/Berlin" in page.text
+    assert page.text.count("<li>Number of employees: ") >= 1  # a cell under its column's name

@@ -76,6 +76,8 @@ CONSOLE_ROUTES = {
     "/console/customs/report",
     "/console/credits",
     "/console/outreach",
+    "/console/keys",
+    "/console/keys/{key_id}/revoke",
     "/console/webhooks",
     "/console/webhooks/{webhook_id}",
     "/console/webhooks/{webhook_id}/delete",

@@ -1,6 +1,6 @@
 """What the console's account pages show and do, through the services the API uses: the credits with
-their ledger, and the webhooks with their delivery log (create with the secret shown once, delete,
-retry a delivery)."""
+their ledger, the webhooks with their delivery log (create with the secret shown once, delete, retry a
+delivery), and the account's API keys (create with the key shown once, revoke)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.console import web
+from leadwire.keys import service as keys
+from leadwire.keys.schemas import KeyCreate
 from leadwire.platform.billing import ENTRY_KINDS, LedgerEntry, list_entries, read_balance
 from leadwire.platform.callers import Caller
 from leadwire.platform.pagination import CursorCodec
@@ -134,3 +136,37 @@ async def retry_delivery(
     session: AsyncSession, runtime: Runtime, caller: Caller, webhook_id: str, delivery_id: str
 ) -> None:
     await webhooks.retry_delivery(session, runtime.notifier, caller, webhook_id, delivery_id)
+
+
+KEYS_PER_PAGE = 50
+
+
+async def key_list(
+    session: AsyncSession, runtime: Runtime, caller: Caller, cursor: str | None = None
+) -> dict[str, Any]:
+    """The account's keys (`GET /api/v2/keys`), and the scopes a new one may hold: the calling key's."""
+
+    async def read(at: str | None) -> tuple[list[Any], str | None]:
+        return await keys.list_keys(
+            session, keys.cursor_codec(runtime), caller, limit=KEYS_PER_PAGE, cursor=at
+        )
+
+    rows, next_cursor = await web.first_page_if_stale(read, cursor)
+    return {
+        "keys": rows,
+        "next_cursor": next_cursor,
+        "grantable": sorted(caller.scopes),
+        "can_write": caller.can("keys:write"),
+    }
+
+
+async def create_key(session: AsyncSession, caller: Caller, fields: dict[str, Any]) -> dict[str, Any]:
+    """The new key with the key itself (shown this once), refused as `POST /api/v2/keys` refuses."""
+    return dict(await keys.create_key(session, caller, validate(KeyCreate, fields)))
+
+
+async def revoke_key(session: AsyncSession, runtime: Runtime, caller: Caller, key_id: str) -> bool:
+    """Revoke one of the account's keys; True when it was the key this session signed in with (the
+    session ends with it)."""
+    revoked = await keys.revoke(session, runtime.notifier, caller, key_id)
+    return bool(revoked["current"])

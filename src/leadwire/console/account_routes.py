@@ -1,6 +1,9 @@
-"""HTTP of the console's account pages: credits and their ledger, webhooks and their delivery log."""
+"""HTTP of the console's account pages: credits and their ledger, webhooks and their delivery log, and
+the account's API keys."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import Response
@@ -8,6 +11,8 @@ from fastapi.responses import Response
 from leadwire.console import account_pages as pages
 from leadwire.console import web
 from leadwire.credits.operations import READ as CREDITS_READ
+from leadwire.keys.operations import READ as KEYS_READ
+from leadwire.keys.operations import WRITE as KEYS_WRITE
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
@@ -17,6 +22,7 @@ from leadwire.webhooks.operations import WRITE as WEBHOOKS_WRITE
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 WEBHOOKS = "Webhooks"
+KEYS = "API keys"
 
 
 @router.get("/credits")
@@ -136,3 +142,55 @@ async def retry_delivery(
         await discard(session)
         return web.refused(current, refused, WEBHOOKS)
     return web.to(f"/console/webhooks/{webhook_id}")
+
+
+@router.get("/keys")
+async def keys_page(request: Request, session: Session, runtime: Runtime = Depends(get_runtime)) -> Response:
+    current = await web.admit(request, session, runtime, KEYS_READ, title=KEYS)
+    if isinstance(current, Response):
+        return current
+    shown = await pages.key_list(session, runtime, current.caller)
+    return web.signed_page(current, "keys.html", title=KEYS, created=None, error=None, **shown)
+
+
+@router.post("/keys")
+async def create_key(request: Request, session: Session, runtime: Runtime = Depends(get_runtime)) -> Response:
+    form = await request.form()
+    current = await web.admit(
+        request, session, runtime, KEYS_WRITE, title=KEYS, csrf=str(form.get("csrf", ""))
+    )
+    if isinstance(current, Response):
+        return current
+    fields: dict[str, Any] = {"scopes": [str(s)[:64] for s in form.getlist("scopes")][:64]}
+    name = str(form.get("name", ""))[:200].strip()
+    if name:
+        fields["name"] = name
+    created, error, status = None, None, 201
+    try:
+        created = await pages.create_key(session, current.caller, fields)
+    except ApiError as refused:
+        await discard(session)
+        error, status = f"Not created: {refused.detail or refused.code} ({refused.code})", refused.status
+    shown = await pages.key_list(session, runtime, current.caller)
+    # The key is on this page only: nothing stored can show it again.
+    return web.signed_page(current, "keys.html", status, title=KEYS, created=created, error=error, **shown)
+
+
+@router.post("/keys/{key_id}/revoke")
+async def revoke_key(
+    request: Request,
+    session: Session,
+    key_id: str,
+    csrf: str = Form(default="", max_length=100),
+    runtime: Runtime = Depends(get_runtime),
+) -> Response:
+    current = await web.admit(request, session, runtime, KEYS_WRITE, title=KEYS, csrf=csrf)
+    if isinstance(current, Response):
+        return current
+    try:
+        own = await pages.revoke_key(session, runtime, current.caller, key_id)
+    except ApiError as refused:
+        await discard(session)
+        return web.refused(current, refused, KEYS)
+    # The session's own key revoked: its sessions end with it, so the next page is the sign-in.
+    return web.to(web.SIGN_IN if own else "/console/keys")

@@ -18,11 +18,12 @@ from leadwire.platform.http import StillAllowed
 from leadwire.platform.jobs import NewJob
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.validation import validate
-from leadwire.websets import service, states, streams
+from leadwire.websets import enrichments, monitors, service, states, streams
 from leadwire.websets.operations import CREATE, FIND_MORE
 from leadwire.websets.schemas import MATCHES, CreateWebsetRequest, FindMoreRequest
 
 ITEMS_PER_PAGE = 25
+MONITORS_SHOWN = 20
 LISTS_PER_PAGE = 20
 BANDS = MATCHES
 
@@ -97,6 +98,10 @@ async def one(
         )
 
     snapshot = await web.first_page_if_stale(read, cursor)
+    columns = await enrichments.list_for(session, caller, webset_id)
+    watching, _ = await monitors.list_monitors(
+        session, codec, caller, webset_id=webset_id, limit=MONITORS_SHOWN, cursor=None
+    )
     finished = detail["status"] in states.FINISHED
     live = None
     if not finished and first[-1]:  # only the first page follows the list as it grows
@@ -115,6 +120,8 @@ async def one(
         "finished": finished,
         "counts": plan_counts(caller),
         "can_write": caller.can("websets:write"),
+        "columns": {column["id"]: column for column in columns},
+        "monitors": watching,
     }
 
 
