@@ -7,6 +7,11 @@ process: SQLite, the in-process worker, the sandbox providers):
   Beside it, in the same run and on the same server, the floor a program gets from the API alone:
   `POST /api/v2/websets` then the items stream from the creation's snapshot until its first
   `items.changed` carrying an item. Median of `--runs` (3) each, alternating.
+- **server time** of the pages that render a JSON route's data, p50 of `--requests` (100) one at a
+  time, beside that route in the same run: a list's page (its detail, strategy, and 25 items at full
+  detail with their evidence) beside `GET .../items?detail=full&limit=10` (the most the API gives at
+  full detail a page) and beside `detail=standard&limit=25`; the credits page beside the ledger (50);
+  the keys page beside `GET /api/v2/keys`.
 - **page weight** of every console page once that list and one job of each research and customs kind
   exist: the HTML plus the files it loads (style sheet, and the 1 KB script on a list's page),
   uncompressed; the issue's target is under 100 KB.
@@ -90,6 +95,49 @@ async def _first_item_on_screen(base: str, key: str, chromium: str) -> tuple[flo
             await browser.close()
 
 
+def _p50_ms(client: httpx.Client, path: str, count: int, headers: dict[str, str] | None = None) -> float:
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        response = client.get(path, headers=headers)
+        times.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            raise RuntimeError(f"{path}: {response.status_code} {response.text[:200]}")
+    return statistics.median(times) * 1000
+
+
+def _server_times(base: str, key: str, count: int) -> None:
+    """Each page's p50 beside the JSON route with its data, signed in through the form."""
+    auth = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=base, timeout=120.0) as client:
+        form = client.get("/console/sign-in")
+        csrf = re.search(r'name="csrf" value="([^"]*)"', form.text)
+        assert csrf is not None
+        client.post("/console/sign-in", data={"api_key": key, "csrf": csrf.group(1)})
+        webset = re.search(r'href="/console/websets/(ws_\w+)"', client.get("/console/websets").text)
+        assert webset is not None
+        items = f"/api/v2/websets/{webset.group(1)}/items"
+        pairs = (
+            ("list_25_items", f"/console/websets/{webset.group(1)}", f"{items}?detail=full&limit=10"),
+            (
+                "list_25_items_vs_standard",
+                f"/console/websets/{webset.group(1)}",
+                f"{items}?detail=standard&limit=25",
+            ),
+            ("credits", "/console/credits", "/api/v2/credits/ledger?limit=50"),
+            ("keys", "/console/keys", "/api/v2/keys"),
+        )
+        for name, page_path, json_path in pairs:
+            _p50_ms(client, page_path, 10)  # warm-up
+            _p50_ms(client, json_path, 10, auth)
+            page = _p50_ms(client, page_path, count)
+            data = _p50_ms(client, json_path, count, auth)
+            bs.emit_triple(
+                f"console_page_p50_{name}", page, data, "ms", ratio=bs.safe_ratio(page, data),
+                target=f"baseline: GET {json_path} on the same server, same run",
+            )  # fmt: skip
+
+
 def _weights(base: str, key: str) -> dict[str, float]:
     """KB of each console page with what it loads, signed in through the form."""
     with httpx.Client(base_url=base, timeout=120.0, follow_redirects=False) as client:
@@ -147,6 +195,7 @@ def _a_domain(client: httpx.Client) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--data-dir", type=Path, default=bs.REPO / "var" / "bench-console" / "data")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
@@ -184,6 +233,7 @@ def main() -> None:
                 ratio=bs.safe_ratio(on_screen, floor),
                 target="Create pressed to the first item in the page; baseline: POST + the API's stream",
             )  # fmt: skip
+            _server_times(base, key, args.requests)
             for name, weight in _weights(base, key).items():
                 bs.emit(f"console_page_weight_{name}", weight, "KB", "HTML + CSS + JS; target < 100 KB")
     finally:
