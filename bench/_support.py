@@ -17,6 +17,7 @@ import os
 import re
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -343,3 +344,15 @@ async def create_accounts(
     finally:
         await engine.dispose()
     return accounts
+
+
+def p50_ms(client: Any, path: str, count: int, headers: dict[str, str] | None = None) -> float:
+    """The median milliseconds of `count` GETs of `path`, one at a time (each must answer 200)."""
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        response = client.get(path, headers=headers)
+        times.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            raise RuntimeError(f"{path}: {response.status_code} {response.text[:200]}")
+    return statistics.median(times) * 1000

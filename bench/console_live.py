@@ -95,17 +95,6 @@ async def _first_item_on_screen(base: str, key: str, chromium: str) -> tuple[flo
             await browser.close()
 
 
-def _p50_ms(client: httpx.Client, path: str, count: int, headers: dict[str, str] | None = None) -> float:
-    times = []
-    for _ in range(count):
-        started = time.perf_counter()
-        response = client.get(path, headers=headers)
-        times.append(time.perf_counter() - started)
-        if response.status_code != 200:
-            raise RuntimeError(f"{path}: {response.status_code} {response.text[:200]}")
-    return statistics.median(times) * 1000
-
-
 def _server_times(base: str, key: str, count: int) -> None:
     """Each page's p50 beside the JSON route with its data, signed in through the form."""
     auth = {"Authorization": f"Bearer {key}"}
@@ -128,10 +117,10 @@ def _server_times(base: str, key: str, count: int) -> None:
             ("keys", "/console/keys", "/api/v2/keys"),
         )
         for name, page_path, json_path in pairs:
-            _p50_ms(client, page_path, 10)  # warm-up
-            _p50_ms(client, json_path, 10, auth)
-            page = _p50_ms(client, page_path, count)
-            data = _p50_ms(client, json_path, count, auth)
+            bs.p50_ms(client, page_path, 10)  # warm-up
+            bs.p50_ms(client, json_path, 10, auth)
+            page = bs.p50_ms(client, page_path, count)
+            data = bs.p50_ms(client, json_path, count, auth)
             bs.emit_triple(
                 f"console_page_p50_{name}", page, data, "ms", ratio=bs.safe_ratio(page, data),
                 target=f"baseline: GET {json_path} on the same server, same run",

@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
@@ -51,17 +49,6 @@ async def _account(database_url: str) -> tuple[str, list[str]]:
     finally:
         await engine.dispose()
     return issued[0][1], ids
-
-
-def _p50(client: httpx.Client, path: str, count: int, headers: dict[str, str] | None = None) -> float:
-    times = []
-    for _ in range(count):
-        started = time.perf_counter()
-        response = client.get(path, headers=headers)
-        times.append(time.perf_counter() - started)
-        if response.status_code != 200:
-            raise RuntimeError(f"{path}: {response.status_code} {response.text[:200]}")
-    return statistics.median(times) * 1000
 
 
 def main() -> None:
@@ -106,9 +93,9 @@ def main() -> None:
                     if json_route is None:
                         continue
                     path = "/console" if name == "overview" else "/console/jobs"
-                    _p50(client, path, 20)  # warm-up
-                    page = _p50(client, path, args.requests)
-                    data = _p50(client, json_route, args.requests, headers=auth)
+                    bs.p50_ms(client, path, 20)  # warm-up
+                    page = bs.p50_ms(client, path, args.requests)
+                    data = bs.p50_ms(client, json_route, args.requests, headers=auth)
                     bs.emit_triple(
                         f"console_page_p50_{name}", page, data, "ms",
                         ratio=bs.safe_ratio(page, data),
