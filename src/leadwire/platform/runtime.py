@@ -49,7 +49,9 @@ class Runtime:
     def __post_init__(self) -> None:
         self.key_cache = KeyCache(self.settings.auth_cache_seconds)
         self.stream_slots = StreamSlots(
-            self.settings.stream_limit_per_key, self.settings.stream_limit_per_account
+            self.settings.stream_limit_per_key,
+            self.settings.stream_limit_per_account,
+            trim_after=self.settings.memory_trim_after_streams,
         )
         self.auth_guard = AuthGuard(
             self.settings.auth_failures_per_minute, self.settings.auth_miss_cache_seconds

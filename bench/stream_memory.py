@@ -1,0 +1,132 @@
+"""Memory of an API process after a storm of streams, and what giving it back costs (issue 35).
+
+One `leadwire api` process on PostgreSQL; `--rounds` (3) rounds of `--clients` (1000) SSE clients (a
+child process, raw sockets: `websets_sse.py --clients-of`) following one running webset each round,
+which is sent 5 `items.changed` events and then `complete`, ending every stream. The process's RSS
+(VmRSS) is read idle, at the peak of each round (all clients connected) and 2 s after each round's
+streams ended; twice, in the same run: with the heap trimmed when the last stream of the burst ends
+(`LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=100`, the default) and without (`=0`). The baseline is the process
+idle (before any stream), the floor to come back to.
+
+    .venv/bin/python bench/stream_memory.py [--clients 1000] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import _support as bs
+import websets_sse as sse
+
+
+async def _round(
+    url: str, database_url: str, clients: int, pid: int, tmp: Path, n: int
+) -> tuple[float, float]:
+    """One storm: (RSS at its peak, RSS 2 s after its streams ended), in MB."""
+    from sqlalchemy import select
+
+    from leadwire.platform.db import make_engine, make_sessionmaker
+    from leadwire.platform.notify import make_notifier
+    from leadwire.platform.time import utcnow
+    from leadwire.websets import states
+    from leadwire.websets.models import Webset
+
+    webset_id, key, cursor = await sse._seed(database_url)
+    engine = make_engine(database_url)
+    sessions = make_sessionmaker(engine)
+    notifier = make_notifier(database_url)
+
+    async def change(finish: bool) -> None:
+        async with sessions() as session:
+            statement = select(Webset).where(Webset.id == webset_id).with_for_update()
+            webset = (await session.execute(statement)).scalar_one()
+            if finish:
+                await states.finish(session, notifier, webset, "completed", "goal_reached", job_id=None)
+            else:
+                webset.items_revision += 1
+                webset.updated_at = utcnow()
+                await states.append_changed(session, notifier, webset, [sse._item(webset.items_revision)], [])  # type: ignore[list-item]
+            await session.commit()
+
+    path = f"/api/v2/websets/{webset_id}/items/stream?stream_cursor={cursor}"
+    out = tmp / f"clients-{n}.json"
+    argv = [sys.executable, sse.__file__, "--clients-of", url, "--path", path, "--key", key]
+    argv += ["--clients", str(clients), "--out", str(out), "--deadline", "90"]
+    child = await asyncio.create_subprocess_exec(*argv, stdout=asyncio.subprocess.PIPE, env=bs.child_env())
+    assert child.stdout is not None
+    line = (await asyncio.wait_for(child.stdout.readline(), 120)).decode().strip()
+    bs.note(f"round {n}: {line} of {clients} streams")
+    peak = bs.vm_rss_mb(pid)
+    try:
+        for _ in range(5):
+            await change(finish=False)
+            await asyncio.sleep(0.2)
+            peak = max(peak, bs.vm_rss_mb(pid))
+        await change(finish=True)
+        await asyncio.wait_for(child.wait(), 120)
+    finally:
+        await engine.dispose()
+    await asyncio.sleep(2.0)
+    return peak, bs.vm_rss_mb(pid)
+
+
+def _variant(trim_after: int, clients: int, rounds: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="leadwire-bench-mem-") as tmp_name:
+        tmp = Path(tmp_name)
+        with bs.temp_postgres_database("mem") as pg_url:
+            database_url = bs.sqlalchemy_url(pg_url)
+            caps = str(clients + 10)
+            env = bs.leadwire_env(
+                tmp / "data", database_url=database_url, pycache=tmp / "pycache",
+                LEADWIRE_STREAM_LIMIT_PER_KEY=caps, LEADWIRE_STREAM_LIMIT_PER_ACCOUNT=caps,
+                LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=str(trim_after),
+            )  # fmt: skip
+            bs.run_checked(bs.leadwire_cmd("migrate"), env)
+            port = str(bs.free_port())
+            with bs.running(bs.leadwire_cmd("api", "--port", port), env, tmp / "api.log") as api:
+                url = f"http://127.0.0.1:{port}"
+                bs.wait_http_ok(f"{url}/readyz", api, timeout=120.0)
+                time.sleep(1.0)
+                idle = bs.vm_rss_mb(api.pid)
+                peaks, afters = [], []
+                for n in range(1, rounds + 1):
+                    peak, after = asyncio.run(_round(url, database_url, clients, api.pid, tmp, n))
+                    peaks.append(peak)
+                    afters.append(after)
+    return {"idle": idle, "peaks": peaks, "afters": afters}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--clients", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if not bs.postgres_reachable():
+        bs.note(f"skipped: PostgreSQL not reachable at {bs.PG_URL}")
+        return
+    for label, trim_after in (("untrimmed", 0), ("trimmed", 100)):
+        found = _variant(trim_after, args.clients, args.rounds)
+        bs.note(
+            f"{label}: idle {found['idle']:.0f} MB; peaks "
+            + ", ".join(f"{p:.0f}" for p in found["peaks"])
+            + " MB; after each round "
+            + ", ".join(f"{a:.0f}" for a in found["afters"])
+            + " MB"
+        )
+        after = found["afters"][-1]
+        bs.emit_triple(
+            f"stream_memory_after_storm_{label}_mb", after, found["idle"], "MB",
+            ratio=bs.safe_ratio(after, found["idle"]),
+            target=f"RSS 2 s after round {args.rounds} of {args.clients} streams; baseline: the process idle",
+        )  # fmt: skip
+        bs.emit(f"stream_memory_peak_{label}_mb", max(found["peaks"]), "MB")
+
+
+if __name__ == "__main__":
+    main()
