@@ -5,7 +5,7 @@ child process, raw sockets: `websets_sse.py --clients-of`) following one running
 which is sent 5 `items.changed` events and then `complete`, ending every stream. The process's RSS
 (VmRSS) is read idle, at the peak of each round (all clients connected) and 2 s after each round's
 streams ended; twice, in the same run: with the heap trimmed when the last stream of the burst ends
-(`LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=100`, the default) and without (`=0`). The baseline is the process
+(`LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=100`) and without (`=0`, the default). The baseline is the process
 idle (before any stream), the floor to come back to.
 
     .venv/bin/python bench/stream_memory.py [--clients 1000] [--rounds 3]

@@ -49,9 +49,10 @@ class Settings(BaseSettings):
     auth_failures_per_minute: int = 60  # failed authentications per client address before 429
     stream_limit_per_key: int = 20  # open SSE streams one key may hold in one API process
     stream_limit_per_account: int = 50  # open SSE streams one account may hold in one API process
-    # When the last of at least this many streams open at once ends, the process gives the memory they
-    # used back to the system (glibc malloc_trim; 0 never does).
-    memory_trim_after_streams: int = Field(default=100, ge=0)
+    # When the last of at least this many streams open at once ends, the process gives glibc's free
+    # pages back to the system (malloc_trim). Off (0) by default: after a storm of 1,000 streams it gave
+    # back 5 MB of 66 (docs/benchmarks.md, "Memory after a stream storm").
+    memory_trim_after_streams: int = Field(default=0, ge=0)
     # Attachment bytes an account's jobs not yet done may carry (stored apart, dropped when they end).
     queued_bytes_per_account: int = 64 * 1024 * 1024
 

@@ -39,4 +39,3 @@ def test_zero_never_trims(monkeypatch: pytest.MonkeyPatch) -> None:
     for give_back in [slots.hold(_caller(n)) for n in range(10)]:
         give_back()
     assert trims == [] and slots.trims == 0
-
