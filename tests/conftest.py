@@ -27,7 +27,7 @@ from leadwire.platform.runtime import Runtime, build_runtime
 from tests.support import fuzzing, log_secrets
 from tests.support.accounts import AccountFactory
 from tests.support.conformance import ResponseConformance
-from tests.support.lifespan import app_lifespan, asgi_client
+from tests.support.lifespan import app_lifespan, asgi_client, forget_fastapi_callables
 from tests.support.smtp import smtp_server  # noqa: F401  (a fixture for every test)
 
 fuzzing.load_profile()  # derandomized property tests unless `make fuzz` (tests/support/fuzzing.py)
@@ -49,6 +49,13 @@ REDIS_URL = os.environ.get("LEADWIRE_TEST_REDIS_URL", "redis://127.0.0.1:6379/15
 def pytest_configure(config: pytest.Config) -> None:
     # No key, message body or attachment in any log line of the session (tests/support/log_secrets.py).
     config.pluginmanager.register(log_secrets, "leadwire-log-secrets")
+
+
+@pytest.fixture(autouse=True)
+def _apps_freed_after_each_test() -> Iterator[None]:
+    """A test's apps are freed when it ends (tests/support/lifespan.forget_fastapi_callables)."""
+    yield
+    forget_fastapi_callables()
 
 
 # The files that take minutes (processes, the schemathesis run, the API state machine) go first:
