@@ -57,9 +57,10 @@ async def test_errors_carry_status_code_and_param(sdk: AsyncLeadwire) -> None:
 
 
 async def test_a_retry_after_a_lost_response_reuses_the_key_and_makes_one_job(
-    app: FastAPI, runtime: Runtime, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+    app: FastAPI, runtime: Runtime, accounts: AccountFactory
 ) -> None:
-    monkeypatch.setattr("leadwire.client.asyncio.asyncio.sleep", _no_sleep)
+    # The SDK waits its real first back-off (0.5 s): patching its `asyncio.sleep` would patch the
+    # event loop's for the server in this process too, and spin its idempotency-claim beats.
     acct = await accounts.create(credits=100)
     transport = LoseFirstResponse(app)
     async with AsyncLeadwire(acct.key, "http://leadwire.test", transport=transport) as client:
@@ -95,10 +96,6 @@ async def test_a_job_failed_by_its_provider_reads_with_its_error_detail(
         done = await sdk.wait_for(job["id"], timeout=20)
     assert done["status"] == "failed"
     assert done["error"] == {"code": "search_provider_unavailable", "detail": "HTTP 503"}
-
-
-async def _no_sleep(_seconds: float) -> None:
-    return None
 
 
 class _EmptySearch:
