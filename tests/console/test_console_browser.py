@@ -63,9 +63,11 @@ async def test_sign_in_read_and_cancel_in_a_browser_that_reaches_only_the_server
             await page.wait_for_url(f"{base}/console/jobs?done={job_id}")
             assert "cancelled" in await page.inner_text("main")
             await page.click("nav >> text=Outreach")
+            await page.wait_for_url(f"{base}/console/outreach")
             assert await _too_wide(page) == []
             await _shot(page, "outreach")
             await page.click("nav >> text=Credits")
+            await page.wait_for_url(f"{base}/console/credits")
             assert await _too_wide(page) == []
             await _shot(page, "credits")
             await page.click("nav >> text=Webhooks")
@@ -204,7 +206,9 @@ async def _sign_in_as(page: Any, base: str, key: str) -> None:
 
 async def _too_wide(page: Any) -> list[str]:
     """What makes a phone-sized page scroll sideways: elements wider than the screen, or whose content
-    overflows them (a table may scroll inside its own `.scroll` box)."""
+    overflows them (a table may scroll inside its own `.scroll` box). Measured once the page and its
+    style sheet have loaded: a table laid out before its style sheet arrives is as wide as it likes."""
+    await page.wait_for_load_state("load")
     if await page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"):
         return []
     found: list[str] = await page.evaluate(
