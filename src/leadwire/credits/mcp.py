@@ -12,7 +12,7 @@ from leadwire.credits.schemas import CreditsOut, public_credits, public_entry
 from leadwire.platform.billing import ENTRY_KINDS, list_entries, read_balance
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, page
 
 # Published with the REST rules; the tool checks the limit, the service the kind, with the REST codes.
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
@@ -49,6 +49,6 @@ def register_tools(kit: ToolKit) -> None:
                 session, codec, caller.user_id, kind=kind, job_id=job_id, limit=limit, cursor=cursor
             )
             items = [public_entry(entry) for entry in entries]
-            return {"items": items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(items, next_cursor)
 
         return await kit.read(read)

@@ -20,7 +20,7 @@ from leadwire.platform.http import (
     errors,
     json_response,
     ok_item,
-    ok_items,
+    ok_page,
     require,
 )
 from leadwire.platform.pagination import CursorCodec, int_query
@@ -79,4 +79,4 @@ async def list_ledger(
         cursor=cursor,
     )
     rows = [public_entry(entry) for entry in entries]
-    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(rows, next_cursor))

@@ -12,7 +12,7 @@ from leadwire.platform import jobs
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
 from leadwire.platform.jobs import STATUSES, PublicJob, public_job
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, page
 
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
 
@@ -51,6 +51,6 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await jobs.list_jobs(
                 session, codec, caller, status=status, limit=limit, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)

@@ -22,7 +22,7 @@ from leadwire.platform.http import (
     idempotent,
     json_response,
     ok_item,
-    ok_items,
+    ok_page,
     require,
     respond,
 )
@@ -107,4 +107,4 @@ async def list_jobs(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(rows, next_cursor))

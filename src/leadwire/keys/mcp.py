@@ -12,6 +12,7 @@ from leadwire.keys.operations import READ, WRITE
 from leadwire.keys.schemas import KeyCreate, KeyOut, KeyWithSecret
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, given, tool_error
+from leadwire.platform.pagination import page
 
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
 # The body's arguments are published with the REST model's own schema and validated by the model (none
@@ -34,7 +35,7 @@ def register_tools(kit: ToolKit) -> None:
 
         async def read(session: AsyncSession) -> dict[str, Any]:
             items, next_cursor = await service.list_keys(session, codec, caller, limit=limit, cursor=cursor)
-            return {"items": items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(items, next_cursor)
 
         return await kit.read(read)
 

@@ -22,7 +22,7 @@ from leadwire.platform.http import (
     json_body,
     json_response,
     ok_item,
-    ok_items,
+    ok_page,
     openapi_body,
     require,
     respond,
@@ -63,7 +63,7 @@ async def list_keys(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(rows, next_cursor))
 
 
 @router.post(

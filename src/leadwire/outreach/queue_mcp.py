@@ -12,7 +12,7 @@ from leadwire.outreach.operations import READ
 from leadwire.outreach.suppressions_mcp import ListLimit
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, page
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -35,6 +35,6 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await queue_service.waiting(
                 session, codec, caller, account_id=account_id, limit=limit, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)

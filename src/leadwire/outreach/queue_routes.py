@@ -17,7 +17,7 @@ from leadwire.platform.http import (
     documented,
     errors,
     json_response,
-    ok_items,
+    ok_page,
     require,
 )
 from leadwire.platform.pagination import CursorCodec, int_query
@@ -60,4 +60,4 @@ async def list_queue(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(rows, next_cursor))

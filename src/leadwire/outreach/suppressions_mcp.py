@@ -13,7 +13,7 @@ from leadwire.outreach.operations import READ, SUPPRESSIONS_WRITE
 from leadwire.outreach.suppression_schemas import SuppressionCreate, SuppressionOut
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
-from leadwire.platform.pagination import CursorCodec
+from leadwire.platform.pagination import CursorCodec, page
 
 ListLimit = Annotated[int, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 100})]
 # Published as the request model states it; taken as it comes, so that the permission is checked first
@@ -56,7 +56,7 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await suppressions.list_entries(
                 session, codec, caller, channel=channel, value=value, limit=limit, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,11 @@ class CursorCodec:
             raise ApiError("invalid_request", param="cursor", detail="the cursor belongs to another query")
         position: dict[str, Any] = data["p"]
         return position
+
+
+def page(items: Sequence[Any], next_cursor: str | None) -> dict[str, Any]:
+    """One page of a cursor-paged list, as every face returns it: `has_more` while there is a next cursor."""
+    return {"items": list(items), "next_cursor": next_cursor, "has_more": next_cursor is not None}
 
 
 def binding(**filters: Any) -> str:

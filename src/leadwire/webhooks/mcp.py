@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, given, tool_error
+from leadwire.platform.pagination import page
 from leadwire.webhooks import service
 from leadwire.webhooks.operations import READ, WRITE
 from leadwire.webhooks.schemas import (
@@ -32,10 +33,6 @@ DeliveryStatus = Annotated[
     str | None,
     WithJsonSchema({"anyOf": [{"type": "string", "enum": list(DELIVERY_STATUSES)}, {"type": "null"}]}),
 ]
-
-
-def _page(items: list[Any], next_cursor: str | None) -> dict[str, Any]:
-    return {"items": items, "next_cursor": next_cursor, "has_more": next_cursor is not None}
 
 
 def register_tools(kit: ToolKit) -> None:
@@ -77,7 +74,7 @@ def register_tools(kit: ToolKit) -> None:
         codec = service.cursor_codec(kit.get_runtime())
 
         async def read(session: AsyncSession) -> dict[str, Any]:
-            return _page(*await service.list_webhooks(session, codec, caller, limit=limit, cursor=cursor))
+            return page(*await service.list_webhooks(session, codec, caller, limit=limit, cursor=cursor))
 
         return await kit.read(read)
 
@@ -148,7 +145,7 @@ def register_tools(kit: ToolKit) -> None:
             found = await service.list_deliveries(
                 session, codec, caller, webhook_id, limit=limit, cursor=cursor, status=status
             )
-            return _page(*found)
+            return page(*found)
 
         return await kit.read(read)
 

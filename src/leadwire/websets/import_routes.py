@@ -20,7 +20,7 @@ from leadwire.platform.http import (
     idempotent,
     json_response,
     ok_item,
-    ok_items,
+    ok_page,
     openapi_body,
     read_json_object,
     require,
@@ -132,7 +132,7 @@ async def list_imports(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(found, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(found, next_cursor))
 
 
 @router.get(

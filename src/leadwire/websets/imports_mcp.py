@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
+from leadwire.platform.pagination import page
 from leadwire.websets import imports, service
 from leadwire.websets.operations import READ, WRITE
 from leadwire.websets.schemas import ImportOut, ImportRequest
@@ -66,7 +67,7 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await imports.list_imports(
                 session, codec, caller, limit=limit, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)
 

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, tool_error
+from leadwire.platform.pagination import page
 from leadwire.websets import enrichments_mcp, export, imports_mcp, monitors_mcp, service
 from leadwire.websets.operations import READ
 from leadwire.websets.schemas import (
@@ -73,7 +74,7 @@ def register_tools(kit: ToolKit) -> None:
                 target_kind=target_kind,
                 cursor=cursor,
             )
-            return {"items": rows, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(rows, next_cursor)
 
         return await kit.read(read)
 

@@ -21,7 +21,7 @@ from leadwire.platform.http import (
     json_body,
     json_response,
     ok_item,
-    ok_items,
+    ok_page,
     openapi_body,
     require,
     respond,
@@ -102,7 +102,7 @@ async def list_monitors(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(found, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(found, next_cursor))
 
 
 @router.get(
@@ -174,4 +174,4 @@ async def list_runs(
         limit=int_query(limit, "limit", 20, 1, 100),
         cursor=cursor,
     )
-    return json_response(ok_items(found, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(found, next_cursor))

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
+from leadwire.platform.pagination import page
 from leadwire.websets import monitors, service
 from leadwire.websets.monitor_schemas import MonitorCreate, MonitorOut, MonitorUpdate
 from leadwire.websets.operations import READ, WRITE
@@ -68,7 +69,7 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await monitors.list_monitors(
                 session, codec, caller, webset_id=webset_id, limit=size, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)
 
@@ -121,6 +122,6 @@ def register_tools(kit: ToolKit) -> None:
             found, next_cursor = await monitors.runs(
                 session, codec, caller, monitor_id, limit=size, cursor=cursor
             )
-            return {"items": found, "next_cursor": next_cursor, "has_more": next_cursor is not None}
+            return page(found, next_cursor)
 
         return await kit.read(read)

@@ -21,6 +21,7 @@ from leadwire.platform.http import (
     json_response,
     ok_item,
     ok_items,
+    ok_page,
     owned_download,
     owned_stream,
     require,
@@ -84,7 +85,7 @@ async def list_websets(
         target_kind=_target_kind(target_kind),
         cursor=cursor,
     )
-    return json_response(ok_items(rows, next_cursor=next_cursor, has_more=next_cursor is not None))
+    return json_response(ok_page(rows, next_cursor))
 
 
 @router.get(

@@ -17,7 +17,7 @@ from leadwire.platform.http.creation import (
     respond_with_job,
 )
 from leadwire.platform.http.download import owned_download
-from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items
+from leadwire.platform.http.envelope import JSONResponse, json_response, ok_item, ok_items, ok_page
 from leadwire.platform.http.flat_route import flat_get
 from leadwire.platform.http.mcp_tools import ToolKit, given, tool_error
 from leadwire.platform.http.schemas import (
@@ -57,6 +57,7 @@ __all__ = [
     "json_response",
     "ok_item",
     "ok_items",
+    "ok_page",
     "openapi_body",
     "owned_download",
     "owned_stream",

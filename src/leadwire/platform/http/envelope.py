@@ -9,6 +9,7 @@ import orjson
 from starlette.responses import Response
 
 from leadwire.platform.errors import ApiError
+from leadwire.platform.pagination import page
 from leadwire.platform.request_context import current_request_id
 
 
@@ -25,6 +26,11 @@ def ok_item(item: Any) -> dict[str, Any]:
 
 def ok_items(items: Sequence[Any], **extras: Any) -> dict[str, Any]:
     return {"ok": True, "request_id": current_request_id(), "items": list(items), **extras}
+
+
+def ok_page(items: Sequence[Any], next_cursor: str | None) -> dict[str, Any]:
+    """A cursor-paged list's envelope (`platform.pagination.page`)."""
+    return {"ok": True, "request_id": current_request_id(), **page(items, next_cursor)}
 
 
 def error_body(code: str, *, param: str | None = None, detail: str | None = None) -> dict[str, Any]:
