@@ -16,7 +16,6 @@ from leadwire.keys.operations import WRITE as KEYS_WRITE
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.unit_of_work import discard
 from leadwire.webhooks.operations import READ as WEBHOOKS_READ
 from leadwire.webhooks.operations import WRITE as WEBHOOKS_WRITE
 
@@ -70,12 +69,9 @@ async def create_webhook(
     description = str(form.get("description", ""))[:1000].strip()
     if description:
         fields["description"] = description
-    created, error, status = None, None, 201
-    try:
-        created = await pages.create_webhook(session, runtime, current.caller, fields)
-    except ApiError as refused:
-        await discard(session)
-        error, status = f"Not created: {refused.detail or refused.code} ({refused.code})", refused.status
+    created, error, status = web.created_or_refused(
+        await web.act(session, pages.create_webhook(session, runtime, current.caller, fields))
+    )
     shown = await pages.webhook_list(session, runtime, current.caller)
     # The secret is on this page only: the API never shows it again.
     return web.signed_page(
@@ -95,11 +91,9 @@ async def delete_webhook(
     current = await web.admit(request, session, runtime, WEBHOOKS_WRITE, title=WEBHOOKS, csrf=csrf)
     if isinstance(current, Response):
         return current
-    try:
-        await pages.delete_webhook(session, current.caller, webhook_id)
-    except ApiError as refused:
-        await discard(session)
-        return web.refused(current, refused, WEBHOOKS)
+    deleted = await web.act(session, pages.delete_webhook(session, current.caller, webhook_id))
+    if isinstance(deleted, ApiError):
+        return web.refused(current, deleted, WEBHOOKS)
     return web.to("/console/webhooks")
 
 
@@ -136,11 +130,11 @@ async def retry_delivery(
     current = await web.admit(request, session, runtime, WEBHOOKS_WRITE, title=WEBHOOKS, csrf=csrf)
     if isinstance(current, Response):
         return current
-    try:
-        await pages.retry_delivery(session, runtime, current.caller, webhook_id, delivery_id)
-    except ApiError as refused:
-        await discard(session)
-        return web.refused(current, refused, WEBHOOKS)
+    retried = await web.act(
+        session, pages.retry_delivery(session, runtime, current.caller, webhook_id, delivery_id)
+    )
+    if isinstance(retried, ApiError):
+        return web.refused(current, retried, WEBHOOKS)
     return web.to(f"/console/webhooks/{webhook_id}")
 
 
@@ -165,12 +159,9 @@ async def create_key(request: Request, session: Session, runtime: Runtime = Depe
     name = str(form.get("name", ""))[:200].strip()
     if name:
         fields["name"] = name
-    created, error, status = None, None, 201
-    try:
-        created = await pages.create_key(session, current.caller, fields)
-    except ApiError as refused:
-        await discard(session)
-        error, status = f"Not created: {refused.detail or refused.code} ({refused.code})", refused.status
+    created, error, status = web.created_or_refused(
+        await web.act(session, pages.create_key(session, current.caller, fields))
+    )
     shown = await pages.key_list(session, runtime, current.caller)
     # The key is on this page only: nothing stored can show it again.
     return web.signed_page(current, "keys.html", status, title=KEYS, created=created, error=error, **shown)
@@ -187,10 +178,8 @@ async def revoke_key(
     current = await web.admit(request, session, runtime, KEYS_WRITE, title=KEYS, csrf=csrf)
     if isinstance(current, Response):
         return current
-    try:
-        own = await pages.revoke_key(session, runtime, current.caller, key_id)
-    except ApiError as refused:
-        await discard(session)
-        return web.refused(current, refused, KEYS)
+    own = await web.act(session, pages.revoke_key(session, runtime, current.caller, key_id))
+    if isinstance(own, ApiError):
+        return web.refused(current, own, KEYS)
     # The session's own key revoked: its sessions end with it, so the next page is the sign-in.
     return web.to(web.SIGN_IN if own else "/console/keys")

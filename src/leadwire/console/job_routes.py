@@ -16,7 +16,6 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.unit_of_work import discard
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 FORM_PAGES = {"research": "Research", "customs": "Customs"}
@@ -57,12 +56,12 @@ async def _start_job(request: Request, session: Session, runtime: Runtime, form_
     current = await web.admit(request, session, runtime, csrf=raw.get("csrf", ""))
     if isinstance(current, Response):
         return current
-    try:
-        job_id = await pages.start(session, runtime, current.caller, form_path, pages.body_of(form_path, raw))
-    except ApiError as error:
-        await discard(session)
-        message = f"Not started: {error.detail or error.code} ({error.code})"
-        return _form(current, form_path.split("/")[0], error.status, error=message, form=raw)
+    job_id = await web.act(
+        session, pages.start(session, runtime, current.caller, form_path, pages.body_of(form_path, raw))
+    )
+    if isinstance(job_id, ApiError):
+        message = web.refusal_message("Not started", job_id)
+        return _form(current, form_path.split("/")[0], job_id.status, error=message, form=raw)
     return web.to(f"/console/jobs/{job_id}")
 
 

@@ -16,7 +16,6 @@ from leadwire.outreach.operations import READ as OUTREACH_READ
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.unit_of_work import discard
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 # The style sheet and the live-update script, served by a route (a router's mounts are not carried into
@@ -140,11 +139,9 @@ async def cancel_job(
     current = await web.admit(request, session, runtime, csrf=csrf)
     if isinstance(current, Response):
         return current
-    try:
-        await pages.cancel(session, runtime, current.caller, job_id)
-    except ApiError as refused:
-        await discard(session)
+    cancelled = await web.act(session, pages.cancel(session, runtime, current.caller, job_id))
+    if isinstance(cancelled, ApiError):
         shown = await pages.jobs(session, runtime, current.caller, status=None, cursor=None)
-        message = f"Not cancelled: {refused.detail or refused.code}"
-        return web.signed_page(current, "jobs.html", refused.status, title="Jobs", message=message, **shown)
+        message = web.refusal_message("Not cancelled", cancelled)
+        return web.signed_page(current, "jobs.html", cancelled.status, title="Jobs", message=message, **shown)
     return web.to(f"/console/jobs?done={job_id}")

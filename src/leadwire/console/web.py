@@ -18,6 +18,7 @@ from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import authorize
 from leadwire.platform.runtime import Runtime
+from leadwire.platform.unit_of_work import discard
 
 T = TypeVar("T")
 HERE = Path(__file__).parent
@@ -117,6 +118,28 @@ async def admit(
         except ApiError as error:
             return refused(current, error, title)
     return current
+
+
+async def act(session: AsyncSession, action: Awaitable[T]) -> T | ApiError:
+    """A form's action: its result, or its refusal, with what it half-wrote rolled back."""
+    try:
+        return await action
+    except ApiError as refusal:
+        await discard(session)
+        return refusal
+
+
+def refusal_message(not_done: str, refusal: ApiError) -> str:
+    """The line a form shows above itself when refused: "Not created: <why> (<code>)"."""
+    return f"{not_done}: {refusal.detail or refusal.code} ({refusal.code})"
+
+
+def created_or_refused(outcome: T | ApiError) -> tuple[T | None, str | None, int]:
+    """What a creation form's answer page shows: (what was created, no error, 201), or (nothing, the
+    refusal's line, its status)."""
+    if isinstance(outcome, ApiError):
+        return None, refusal_message("Not created", outcome), outcome.status
+    return outcome, None, 201
 
 
 async def first_page_if_stale(read: Callable[[str | None], Awaitable[T]], cursor: str | None) -> T:

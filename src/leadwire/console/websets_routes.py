@@ -12,7 +12,6 @@ from leadwire.console import websets_pages as pages
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session, owned_download, owned_stream, resume_point
 from leadwire.platform.runtime import Runtime, get_runtime
-from leadwire.platform.unit_of_work import discard
 from leadwire.websets import export
 from leadwire.websets.operations import READ, WRITE
 
@@ -54,14 +53,12 @@ async def create(
     form = {"query": query, "target_kind": target_kind, "count": _number(count)}
     if title.strip():
         form["title"] = title.strip()
-    try:
-        webset_id = await pages.create(session, runtime, current.caller, form)
-    except ApiError as error:
-        await discard(session)
+    webset_id = await web.act(session, pages.create(session, runtime, current.caller, form))
+    if isinstance(webset_id, ApiError):
         shown = await pages.lists(session, runtime, current.caller, None)
-        message = f"Not created: {error.detail or error.code} ({error.code})"
+        message = web.refusal_message("Not created", webset_id)
         return web.signed_page(
-            current, "websets.html", error.status, title=TITLE, error=message, query=query, **shown
+            current, "websets.html", webset_id.status, title=TITLE, error=message, query=query, **shown
         )
     return web.to(f"/console/websets/{webset_id}")
 
@@ -133,11 +130,11 @@ async def find_more(
     current = await web.admit(request, session, runtime, WRITE, title=TITLE, csrf=csrf)
     if isinstance(current, Response):
         return current
-    try:
-        await pages.find_more(session, runtime, current.caller, webset_id, _number(count))
-    except ApiError as error:
-        await discard(session)
-        return web.refused(current, error, TITLE)
+    started = await web.act(
+        session, pages.find_more(session, runtime, current.caller, webset_id, _number(count))
+    )
+    if isinstance(started, ApiError):
+        return web.refused(current, started, TITLE)
     return web.to(f"/console/websets/{webset_id}")
 
 
