@@ -19,7 +19,10 @@ from leadwire.platform.time import iso
 
 class ScheduledSend(Base):
     __tablename__ = "scheduled_sends"
-    __table_args__ = (Index("ix_scheduled_sends_account", "user_id", "account_id", "job_id"),)
+    __table_args__ = (
+        Index("ix_scheduled_sends_account", "user_id", "account_id", "job_id"),
+        Index("ix_scheduled_sends_connected_account", "account_id"),
+    )
 
     job_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("jobs.id", ondelete="CASCADE"), primary_key=True

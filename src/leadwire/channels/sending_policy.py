@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Date, ForeignKey, Integer, String, select
+from sqlalchemy import Date, ForeignKey, Index, Integer, String, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -37,6 +37,7 @@ HORIZON_DAYS = 365
 
 class SendingPolicy(Base):
     __tablename__ = "sending_policies"
+    __table_args__ = (Index("ix_sending_policies_user", "user_id"),)
 
     account_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("connect_accounts.id", ondelete="CASCADE"), primary_key=True

@@ -13,7 +13,10 @@ from leadwire.platform.db import Base, UtcDateTime
 
 class ConsoleSession(Base):
     __tablename__ = "console_sessions"
-    __table_args__ = (Index("ix_console_sessions_key", "key_digest", "created_at"),)
+    __table_args__ = (
+        Index("ix_console_sessions_key", "key_digest", "created_at"),
+        Index("ix_console_sessions_user", "user_id"),
+    )
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     key_digest: Mapped[str] = mapped_column(String(64))

@@ -166,6 +166,7 @@ class Monitor(Base):
     __table_args__ = (
         Index("ix_webset_monitors_due", "status", "next_run_at"),
         Index("ix_webset_monitors_user", "user_id", "id"),
+        Index("ix_webset_monitors_webset", "webset_id"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
