@@ -8,19 +8,26 @@ streams ended; twice, in the same run: with the heap trimmed when the last strea
 (`LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=100`) and without (`=0`, the default). The baseline is the process
 idle (before any stream), the floor to come back to.
 
-    .venv/bin/python bench/stream_memory.py [--clients 1000] [--rounds 3]
+With `--probe`, the process runs under `_memory_probe.py` and reports, idle and after each round, where
+its memory is: live objects, pymalloc's arenas, glibc's heap (`_memory_probe.py` says what each is).
+
+    .venv/bin/python bench/stream_memory.py [--clients 1000] [--rounds 3] [--probe]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
+import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import _stream_seed as seeding
 import _support as bs
 import websets_sse as sse
 
@@ -37,7 +44,7 @@ async def _round(
     from leadwire.websets import states
     from leadwire.websets.models import Webset
 
-    webset_id, key, cursor = await sse._seed(database_url)
+    webset_id, key, cursor = await seeding.running_webset(database_url)
     engine = make_engine(database_url)
     sessions = make_sessionmaker(engine)
     notifier = make_notifier(database_url)
@@ -51,7 +58,9 @@ async def _round(
             else:
                 webset.items_revision += 1
                 webset.updated_at = utcnow()
-                await states.append_changed(session, notifier, webset, [sse._item(webset.items_revision)], [])  # type: ignore[list-item]
+                await states.append_changed(
+                    session, notifier, webset, [seeding.company_item(webset.items_revision)], []
+                )  # type: ignore[list-item]
             await session.commit()
 
     path = f"/api/v2/websets/{webset_id}/items/stream?stream_cursor={cursor}"
@@ -76,7 +85,35 @@ async def _round(
     return peak, bs.vm_rss_mb(pid)
 
 
-def _variant(trim_after: int, clients: int, rounds: int) -> dict[str, Any]:
+PROBE = Path(__file__).with_name("_memory_probe.py")
+
+
+def _probed(pid: int, out: Path) -> dict[str, Any]:
+    """The probe's report of process `pid` (SIGUSR2, then its line in `out`)."""
+    before = out.read_text().count("\n") if out.exists() else 0
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        lines = out.read_text().splitlines() if out.exists() else []
+        if len(lines) > before:
+            return dict(json.loads(lines[-1]))
+        time.sleep(0.1)
+    raise RuntimeError("no memory report within 30 s")
+
+
+def _say_probe(label: str, found: dict[str, Any]) -> None:
+    py, libc = found["pymalloc"], found["glibc"]
+    bs.note(
+        f"  {label}: gc objects {found['gc_objects']}, pymalloc blocks {found['allocated_blocks']}; "
+        f"arenas {py['arenas_now']} (highest {py['arenas_highest']}), {py['in_blocks_mb']:.1f} MB in blocks, "
+        f"{py['free_in_arenas_mb']:.1f} MB free inside arenas; glibc heap {libc['heap_mb']:.1f} MB "
+        f"({libc['in_use_mb']:.1f} in use, {libc['free_mb']:.1f} free, top {libc['trimmable_top_mb']:.1f}), "
+        f"mmapped {libc['mmapped_mb']:.1f} MB"
+    )
+    bs.note(f"    top types: {', '.join(f'{name} {n}' for name, n in found['top_types'][:8])}")
+
+
+def _variant(trim_after: int, clients: int, rounds: int, probe: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="leadwire-bench-mem-") as tmp_name:
         tmp = Path(tmp_name)
         with bs.temp_postgres_database("mem") as pg_url:
@@ -89,16 +126,24 @@ def _variant(trim_after: int, clients: int, rounds: int) -> dict[str, Any]:
             )  # fmt: skip
             bs.run_checked(bs.leadwire_cmd("migrate"), env)
             port = str(bs.free_port())
-            with bs.running(bs.leadwire_cmd("api", "--port", port), env, tmp / "api.log") as api:
+            command = bs.leadwire_cmd("api", "--port", port)
+            if probe:
+                command = [sys.executable, str(PROBE), *command[1:]]
+                env["LEADWIRE_MEMORY_PROBE_OUT"] = str(tmp / "probe.jsonl")
+            with bs.running(command, env, tmp / "api.log") as api:
                 url = f"http://127.0.0.1:{port}"
                 bs.wait_http_ok(f"{url}/readyz", api, timeout=120.0)
                 time.sleep(1.0)
                 idle = bs.vm_rss_mb(api.pid)
+                if probe:
+                    _say_probe(f"idle ({idle:.0f} MB)", _probed(api.pid, tmp / "probe.jsonl"))
                 peaks, afters = [], []
                 for n in range(1, rounds + 1):
                     peak, after = asyncio.run(_round(url, database_url, clients, api.pid, tmp, n))
                     peaks.append(peak)
                     afters.append(after)
+                    if probe:
+                        _say_probe(f"after round {n} ({after:.0f} MB)", _probed(api.pid, tmp / "probe.jsonl"))
     return {"idle": idle, "peaks": peaks, "afters": afters}
 
 
@@ -106,9 +151,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--probe", action="store_true", help="say where the memory is (untrimmed only)")
     args = parser.parse_args()
     if not bs.postgres_reachable():
         bs.note(f"skipped: PostgreSQL not reachable at {bs.PG_URL}")
+        return
+    if args.probe:
+        _variant(0, args.clients, args.rounds, probe=True)
         return
     for label, trim_after in (("untrimmed", 0), ("trimmed", 100)):
         found = _variant(trim_after, args.clients, args.rounds)

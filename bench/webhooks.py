@@ -33,6 +33,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import _stream_seed as seeding
 import _support as bs
 
 WEBHOOK_COUNTS = (1, 20)
@@ -115,8 +116,7 @@ class Bench:
             await asyncio.sleep(0.02)
         self.worker = Worker(self.runtime, actions=[])  # no job: only the delivery task works
         self.working = asyncio.create_task(self.worker.run())
-        websets_sse = bs.import_repo_module("bench.websets_sse")
-        self.webset_id, self.key, self.cursor = await websets_sse._seed(self.database_url)
+        self.webset_id, self.key, self.cursor = await seeding.running_webset(self.database_url)
         return self
 
     async def __aexit__(self, *_exc: object) -> None:
@@ -143,14 +143,13 @@ class Bench:
         from leadwire.websets import states
         from leadwire.websets.models import Webset
 
-        websets_sse = bs.import_repo_module("bench.websets_sse")
         async with self.runtime.sessionmaker() as session:
             statement = select(Webset).where(Webset.id == self.webset_id).with_for_update()
             webset = (await session.execute(statement)).scalar_one()
             webset.items_revision += 1
             webset.qualified += 3
             webset.progress_updated_at = webset.updated_at = utcnow()
-            items = [websets_sse._item(n * 3 + i + 1) for i in range(3)]
+            items = [seeding.company_item(n * 3 + i + 1) for i in range(3)]
             await states.append_added(session, self.runtime.notifier, webset, items)  # type: ignore[arg-type]
             revision, at = webset.items_revision, time.time()
             await session.commit()

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import _stream_seed as seeding
 import _support as bs
 
 TARGET_P99_MS = 250.0
@@ -225,22 +226,6 @@ def _cpu_seconds(pid: int) -> float:
     return own + sum(_cpu_seconds(kid) for kid in kids if Path(f"/proc/{kid}/stat").exists())
 
 
-def _item(n: int) -> dict[str, Any]:
-    """A compact company item, the shape discovery puts in `items` (roughly its size)."""
-    return {
-        "id": f"item_bench{n:08d}",
-        "position": n,
-        "match_status": "full",
-        "score": 0.93,
-        "entity": {
-            "name": f"Bench Company {n}",
-            "website": f"https://bench-{n}.example",
-            "industry": "Chemicals",
-        },
-        "evaluations": [{"criterion_id": "crit_1", "satisfied": "yes"}],
-    }
-
-
 async def _drive(
     tmp: Path,
     label: str,
@@ -263,7 +248,7 @@ async def _drive(
     line = (await asyncio.wait_for(child.stdout.readline(), 90)).decode().strip()
     bs.note(f"{label}: {line} of {args.clients} streams")
     await asyncio.sleep(1.0)
-    await write(-1, [_item(0)])  # warm-up, not measured
+    await write(-1, [seeding.company_item(0)])  # warm-up, not measured
     await asyncio.sleep(1.0)
     written: dict[int, float] = {}
     xact0 = await transactions() if transactions else float("nan")
@@ -272,7 +257,7 @@ async def _drive(
         delay = wall0 + n / args.rate - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        seq, at = await write(n, [_item(n * 3 + i + 1) for i in range(3)])
+        seq, at = await write(n, [seeding.company_item(n * 3 + i + 1) for i in range(3)])
         written[seq] = at
     await asyncio.sleep(1.0)
     cpu1, wall1 = _cpu_seconds(server_pid), time.monotonic()
@@ -295,67 +280,6 @@ async def _drive(
         result.lost += len(written) - len(got)
         result.latencies_ms.extend((at - written[seq]) * 1000 for seq, at in got.items())
     return result
-
-
-async def _seed(database_url: str) -> tuple[str, str, int]:
-    """An account, a webset that is `searching` (its run pending), its stream checkpoint."""
-    import leadwire.models  # noqa: F401 - every table must be known for foreign keys to resolve
-    from leadwire.platform.db import make_engine, make_sessionmaker, transaction
-    from leadwire.platform.ids import new_id
-    from leadwire.platform.time import utcnow
-    from leadwire.websets import service
-    from leadwire.websets.models import Webset, WebsetRun
-
-    user_id, keys = await bs.create_account(database_url, plan="business")
-    engine = make_engine(database_url)
-    try:
-        async with transaction(make_sessionmaker(engine)) as session:
-            now = utcnow()
-            webset_id = new_id("ws")
-            session.add(
-                Webset(
-                    id=webset_id,
-                    user_id=user_id,
-                    name="bench chemical companies in Switzerland",
-                    query="chemical companies in Switzerland",
-                    target_kind="company",
-                    locale="en",
-                    count=1000,
-                    status="searching",
-                    criteria=[],
-                    preparation_job_id=new_id("job"),
-                    run_number=1,
-                    items_revision=0,
-                    stage="searching",
-                    goal=1000,
-                    verified=0,
-                    qualified=0,
-                    full=0,
-                    progress_updated_at=now,
-                    created_at=now,
-                    started_at=now,
-                    updated_at=now,
-                )
-            )
-            await session.flush()
-            session.add(
-                WebsetRun(
-                    id=new_id("run"),
-                    webset_id=webset_id,
-                    number=1,
-                    job_id=None,
-                    status="running",
-                    released=0,
-                    query_index=0,
-                    rounds=[],
-                    created_at=now,
-                )
-            )
-        async with transaction(make_sessionmaker(engine)) as session:
-            cursor, _revision = await service.checkpoint(session, webset_id)
-    finally:
-        await engine.dispose()
-    return webset_id, keys[0][1], cursor
 
 
 async def _measure_leadwire(
@@ -575,7 +499,7 @@ def main() -> None:
                 env["PYTHONPATH"] = f"{args.api_pythonpath}:{env['PYTHONPATH']}"
                 bs.note(f"API with LEADWIRE_PLUGINS={args.api_plugins} from {args.api_pythonpath}")
             bs.run_checked(bs.leadwire_cmd("migrate"), env)
-            seeded = asyncio.run(_seed(database_url))
+            seeded = asyncio.run(seeding.running_webset(database_url))
             port = str(bs.free_port())
             argv = bs.leadwire_cmd("api", "--port", port)
             if args.api_processes > 1:
