@@ -117,7 +117,10 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-async def _truncate_pg(url: str) -> None:
+async def _empty_pg(url: str) -> None:
+    """Every table emptied, the schema kept. DELETE with foreign-key triggers off for the transaction
+    (`session_replication_role = replica`), not TRUNCATE: a test leaves a few rows, and TRUNCATE gives
+    each of the schema's tables and indexes a new file, 0.3 s per test where DELETE takes a few ms."""
     import asyncpg
 
     connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
@@ -125,10 +128,10 @@ async def _truncate_pg(url: str) -> None:
         tables = await connection.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
         )
-        if tables:
-            await connection.execute(
-                "TRUNCATE " + ", ".join(f'"{t["tablename"]}"' for t in tables) + " CASCADE"
-            )
+        async with connection.transaction():
+            await connection.execute("SET LOCAL session_replication_role = replica")
+            for table in tables:
+                await connection.execute(f'DELETE FROM "{table["tablename"]}"')
     finally:
         await connection.close()
 
@@ -140,7 +143,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         shutil.copy(request.getfixturevalue("sqlite_template"), target)
         return f"sqlite+aiosqlite:///{target}"
     url: str = request.getfixturevalue("pg_database")
-    asyncio.run(_truncate_pg(url))
+    asyncio.run(_empty_pg(url))
     return url
 
 

@@ -49,9 +49,9 @@ def _settings(tmp_path: Path, database_url: str, redis_url: str | None = None) -
 
 @pytest.fixture
 async def pg_proxy(pg_database: str) -> AsyncIterator[tuple[HangableProxy, str]]:
-    from tests.conftest import _truncate_pg
+    from tests.conftest import _empty_pg
 
-    await _truncate_pg(pg_database)
+    await _empty_pg(pg_database)
     url = make_url(pg_database)
     async with hangable_proxy(url.host or "127.0.0.1", url.port or 5432) as proxy:
         yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
@@ -189,9 +189,9 @@ async def test_a_request_whose_pooled_connection_was_cut_is_answered_from_a_fres
 ) -> None:
     """Every pooled connection cut (a restart, a failover): the next requests once met a dead connection
     and answered 503; now each is answered again, once, from a fresh connection."""
-    from tests.conftest import _truncate_pg
+    from tests.conftest import _empty_pg
 
-    await _truncate_pg(pg_database)
+    await _empty_pg(pg_database)
     runtime = await build_runtime(_settings(tmp_path, pg_database))
     try:
         acct = await AccountFactory(runtime).create(credits=10)
@@ -220,10 +220,10 @@ async def test_jobs_running_while_every_connection_is_cut_still_succeed(
 ) -> None:
     """A handler whose database connection is cut mid-run is handed back and runs again (it once failed
     for good with handler_error); every job ends succeeded."""
-    from tests.conftest import _truncate_pg
+    from tests.conftest import _empty_pg
     from tests.support.jobs import poll_job, running_worker
 
-    await _truncate_pg(pg_database)
+    await _empty_pg(pg_database)
     settings = _settings(tmp_path, pg_database).model_copy(update={"worker_poll_seconds": 0.05})
     runtime = await build_runtime(settings)
     try:

@@ -21,9 +21,9 @@ from tests.websets.conftest import create_webset, wait_finished
 @pytest.fixture
 def database_url(pg_database: str) -> str:
     """PostgreSQL only: cutting connections from the server side is what this is about."""
-    from tests.conftest import _truncate_pg
+    from tests.conftest import _empty_pg
 
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 

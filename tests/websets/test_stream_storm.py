@@ -22,7 +22,7 @@ from leadwire.platform.db import transaction
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import states
 from leadwire.websets.models import Webset
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import AccountFactory
 from tests.support.lifespan import served
 from tests.websets.conftest import create_webset
@@ -32,7 +32,7 @@ STREAMS = 4
 
 @pytest.fixture
 def database_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 
