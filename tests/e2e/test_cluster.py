@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.processes import LEADWIRE, REPO, free_port, process_env, wait_for, wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 def pg_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 

@@ -65,9 +65,9 @@ async def _status(runtime: Runtime, job_id: str, headers: dict[str, str]) -> dic
 def test_a_worker_killed_while_the_smtp_server_holds_the_message_never_sends_twice(
     pg_database: str, tmp_path: Path
 ) -> None:
-    from tests.conftest import _truncate_pg
+    from tests.conftest import _empty_pg
 
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     inbox, smtp_port = HoldingInbox(), free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=smtp_port)
     controller.start()

@@ -23,7 +23,7 @@ from leadwire.platform.db import transaction
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.states import TERMINAL
 from leadwire.platform.runtime import Runtime
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_for, wait_ready
@@ -36,7 +36,7 @@ GRANT = 100_000
 
 @pytest.fixture
 def pg_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 

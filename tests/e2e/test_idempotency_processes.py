@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from leadwire.platform.idempotency_models import IdempotencyRecord
 from leadwire.platform.jobs import Job
 from leadwire.platform.runtime import Runtime
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import account_at
 from tests.support.jobs import with_runtime
 from tests.support.processes import LEADWIRE, REPO, free_port, leadwire_process, process_env, wait_ready
@@ -52,7 +52,7 @@ def two_api_processes(
 ) -> Iterator[tuple[list[subprocess.Popen[bytes]], list[str], str]]:
     if request.param == "postgres":
         database_url: str = request.getfixturevalue("pg_database")
-        asyncio.run(_truncate_pg(database_url))
+        asyncio.run(_empty_pg(database_url))
     else:
         database_url = f"sqlite+aiosqlite:///{tmp_path}/leadwire.db"
     env = process_env(tmp_path / "data", database_url)

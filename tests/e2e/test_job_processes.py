@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from leadwire.platform.db import make_engine, make_sessionmaker, transaction
 from leadwire.platform.jobs.models import Job
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_for, wait_ready
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 def pg_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 

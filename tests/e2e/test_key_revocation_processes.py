@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import TestAccount, account_at
 from tests.support.processes import LEADWIRE, REPO, free_port, leadwire_process, process_env, wait_ready
 
@@ -62,7 +62,7 @@ def api_processes(
 
 def _postgres(request: pytest.FixtureRequest, _tmp_path: Path) -> tuple[str, int]:
     url: str = request.getfixturevalue("pg_database")
-    asyncio.run(_truncate_pg(url))
+    asyncio.run(_empty_pg(url))
     return url, CACHE_SECONDS
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_for, wait_ready
@@ -28,7 +28,7 @@ WARM_UP = 100
 
 @pytest.fixture
 def api(pg_database: str, tmp_path: Path) -> Iterator[tuple[str, TestAccount]]:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     account: TestAccount = asyncio.run(
         with_runtime(pg_database, lambda rt: AccountFactory(rt).create(plan="business"))
     )

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.jobs import with_runtime
 from tests.support.processes import free_port, leadwire_process, process_env, wait_ready
@@ -35,7 +35,7 @@ QUALIFIED = ("full", "partial")
 
 @pytest.fixture
 def pg_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 

@@ -44,7 +44,7 @@ from leadwire.providers.sandbox_channels import Outbox
 from leadwire.providers.trade_schema import DUCKDB_FILE, DUCKDB_TABLE
 from leadwire.research.service import contacts_units, public_web_units
 from leadwire.websets.service import DISCOVER, FIND_MORE
-from tests.conftest import _truncate_pg
+from tests.conftest import _empty_pg
 from tests.e2e.test_dispatch_processes import HoldingInbox
 from tests.engagement.test_post_like_jobs import _authors
 from tests.support.accounts import AccountFactory, TestAccount
@@ -61,7 +61,7 @@ DISPATCHES = 4  # email dispatches, one account each, for the same reason
 
 @pytest.fixture
 def pg_url(pg_database: str) -> str:
-    asyncio.run(_truncate_pg(pg_database))
+    asyncio.run(_empty_pg(pg_database))
     return pg_database
 
 
