@@ -164,7 +164,7 @@ def create_app(
                 _work_once_world_is_ready(worker, world_build, working), name="leadwire-in-process-worker"
             )
         try:
-            async with mcp_server.session_manager.run():
+            async with mcp_sessions.run():
                 if freeze_heap:
                     freeze_startup_heap()
                 yield
@@ -213,7 +213,7 @@ def create_app(
             app.include_router(router)
     from leadwire.mcp.server import build_mcp
 
-    mcp_server, mcp_app = build_mcp(lambda: app.state.runtime, settings, enabled)
+    mcp_sessions, mcp_app = build_mcp(lambda: app.state.runtime, settings, enabled)
     app.router.routes.append(
         Route("/mcp", _AtRoot(mcp_app), methods=["GET", "POST", "DELETE"], include_in_schema=False)
     )

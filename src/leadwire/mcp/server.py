@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 import orjson
 from mcp.server.mcpserver import MCPServer
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -21,7 +22,7 @@ from leadwire.config import Settings
 from leadwire.platform.capability import Capability
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http.auth import authenticate_headers
-from leadwire.platform.http.mcp_tools import ToolKit, caller_var
+from leadwire.platform.http.mcp_tools import ToolKit, caller_var, runtime_var
 from leadwire.platform.http.middleware import send_error
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.validation import check_body
@@ -32,14 +33,31 @@ INSTRUCTIONS = (
 )
 
 
+# The tool servers of this process, by the capabilities they carry (their ids, with the objects kept).
+_TOOL_SERVERS: dict[tuple[int, ...], tuple[tuple[Capability, ...], MCPServer]] = {}
+
+
+def tool_server(capabilities: Iterable[Capability]) -> MCPServer:
+    """The MCP server with these capabilities' tools, built once per process: a tool reads the runtime
+    of the request it serves (`runtime_var`), so every app of the process mounts the same tools. Building
+    them (a pydantic model and schema per tool) took ~0.1 s per app, which a test process paid per test."""
+    carried = tuple(capabilities)
+    key = tuple(id(capability) for capability in carried)
+    if key not in _TOOL_SERVERS:
+        server = MCPServer(name="leadwire", instructions=INSTRUCTIONS, version="0.1.0")
+        kit = ToolKit(server=server)
+        for capability in carried:
+            capability.register_mcp_tools(kit)
+        _TOOL_SERVERS[key] = (carried, server)
+    return _TOOL_SERVERS[key][1]
+
+
 def build_mcp(
     get_runtime: Callable[[], Runtime], settings: Settings, capabilities: Iterable[Capability]
-) -> tuple[MCPServer, ASGIApp]:
-    """The MCP server with every enabled capability's tools, behind `McpAuth`."""
-    server = MCPServer(name="leadwire", instructions=INSTRUCTIONS, version="0.1.0")
-    kit = ToolKit(server=server, get_runtime=get_runtime)
-    for capability in capabilities:
-        capability.register_mcp_tools(kit)
+) -> tuple[StreamableHTTPSessionManager, ASGIApp]:
+    """An app's MCP face: its own session manager (run by the app's lifespan) over the process's tool
+    server, behind `McpAuth`, which gives the tools the app's runtime."""
+    server = tool_server(capabilities)
     app = server.streamable_http_app(
         streamable_http_path="/",
         stateless_http=True,
@@ -47,7 +65,8 @@ def build_mcp(
         # McpAuth checks Host (through the app's allowed hosts), Origin and Content-Type with envelopes.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    return server, McpAuth(app, get_runtime, allowed_origins=settings.allowed_origin_list)
+    manager = server.session_manager  # this app's: the server's next app gets another
+    return manager, McpAuth(app, get_runtime, allowed_origins=settings.allowed_origin_list)
 
 
 class McpAuth:
@@ -89,9 +108,11 @@ class McpAuth:
             await send_error(send, exc)
             return
         token = caller_var.set(caller)
+        runtime_token = runtime_var.set(self.get_runtime())
         try:
             await self.app(scope, _replay(body, receive), send)
         finally:
+            runtime_var.reset(runtime_token)
             caller_var.reset(token)
 
     def _check_headers(self, scope: Scope, headers: dict[str, str]) -> None:

@@ -98,6 +98,9 @@ def given(**arguments: Any) -> dict[str, Any]:
 
 
 caller_var: ContextVar[Caller | None] = ContextVar("leadwire_mcp_caller", default=None)
+# The runtime of the app serving the MCP request: the tools are built once per process (mcp/server.py)
+# and serve every app of it, each setting its own runtime here with the caller.
+runtime_var: ContextVar[Runtime | None] = ContextVar("leadwire_mcp_runtime", default=None)
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -113,7 +116,14 @@ def tool_error(exc: ApiError) -> ToolError:
 @dataclass(frozen=True)
 class ToolKit:
     server: MCPServer
-    get_runtime: Callable[[], Runtime]
+
+    @staticmethod
+    def get_runtime() -> Runtime:
+        """The runtime of the app whose MCP request this tool call serves."""
+        runtime = runtime_var.get()
+        if runtime is None:
+            raise RuntimeError("an MCP tool ran outside an MCP request")
+        return runtime
 
     async def allowed(self, permission: Permission) -> Caller:
         """The caller, once authorised exactly as a REST request would be."""
