@@ -14,7 +14,7 @@ from sqlalchemy import update
 
 from leadwire.platform.db import transaction
 from leadwire.platform.jobs import presence
-from leadwire.platform.jobs.models import WorkerPresence
+from leadwire.platform.jobs.models import Job, WorkerPresence
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from tests.support.accounts import AccountFactory
@@ -88,7 +88,12 @@ async def test_a_dead_process_s_jobs_run_again_at_once(
             await presence.beat(session, owner=elsewhere, concurrency=1, running=0)
         async with transaction(runtime.sessionmaker) as session:
             assert await presence.release_dead_process(session, pid=os.getpid() + 2) == 0
-            assert await presence.release_dead_process(session, pid=os.getpid()) == 1
+            held_row = await session.get(Job, held)
+            seen = (held_row.status, held_row.lease_owner, held_row.lease_expires_at) if held_row else None
+            released = await presence.release_dead_process(session, pid=os.getpid())
+            assert released == 1, (
+                f"job (status, lease owner, lease until) {seen}; prefix {presence.owner_prefix(os.getpid())}"
+            )
         async with transaction(runtime.sessionmaker) as session:
             assert (await presence.alive(session)).workers == 1  # the other process's worker only
         async with running_worker(runtime):
