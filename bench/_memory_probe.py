@@ -9,6 +9,9 @@ process's RSS can sit after a burst, so a figure says which one grew:
 - glibc's heap (`mallinfo2`): large allocations (buffers over 512 bytes) in use, and freed bytes glibc
   keeps (`fordblks`), of which `malloc_trim` can give back the whole free pages.
 
+Each report then trims the heap (`malloc_trim(0)`) and says the RSS before and after: what a trim
+would give back at that moment.
+
     python bench/_memory_probe.py api --port 8000
 """
 
@@ -76,11 +79,23 @@ def _pymalloc() -> dict[str, float]:
     }
 
 
+def _rss_mb() -> float:
+    for line in open("/proc/self/status", encoding="ascii"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024 / 1e6
+    return -1.0
+
+
 def report(_signum: int = 0, _frame: FrameType | None = None) -> None:
     gc.collect()
+    rss_before_trim = _rss_mb()
+    trimmed = bool(ctypes.CDLL("libc.so.6").malloc_trim(0))  # what a trim would give back, measured
     types = collections.Counter(type(o).__name__ for o in gc.get_objects())
     found: dict[str, Any] = {
         "at": time.time(),
+        "rss_mb": rss_before_trim,
+        "rss_after_trim_mb": _rss_mb(),
+        "trim_released": trimmed,
         "gc_objects": sum(types.values()),
         "top_types": types.most_common(12),
         "allocated_blocks": sys.getallocatedblocks(),

@@ -104,7 +104,8 @@ def _probed(pid: int, out: Path) -> dict[str, Any]:
 def _say_probe(label: str, found: dict[str, Any]) -> None:
     py, libc = found["pymalloc"], found["glibc"]
     bs.note(
-        f"  {label}: gc objects {found['gc_objects']}, pymalloc blocks {found['allocated_blocks']}; "
+        f"  {label}: RSS {found['rss_mb']:.0f} MB, {found['rss_after_trim_mb']:.0f} MB once trimmed; "
+        f"gc objects {found['gc_objects']}, pymalloc blocks {found['allocated_blocks']}; "
         f"arenas {py['arenas_now']} (highest {py['arenas_highest']}), {py['in_blocks_mb']:.1f} MB in blocks, "
         f"{py['free_in_arenas_mb']:.1f} MB free inside arenas; glibc heap {libc['heap_mb']:.1f} MB "
         f"({libc['in_use_mb']:.1f} in use, {libc['free_mb']:.1f} free, top {libc['trimmable_top_mb']:.1f}), "
@@ -113,7 +114,9 @@ def _say_probe(label: str, found: dict[str, Any]) -> None:
     bs.note(f"    top types: {', '.join(f'{name} {n}' for name, n in found['top_types'][:8])}")
 
 
-def _variant(trim_after: int, clients: int, rounds: int, probe: bool = False) -> dict[str, Any]:
+def _variant(
+    trim_after: int, clients: int, rounds: int, probe: bool = False, python_malloc: bool = False
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="leadwire-bench-mem-") as tmp_name:
         tmp = Path(tmp_name)
         with bs.temp_postgres_database("mem") as pg_url:
@@ -125,6 +128,8 @@ def _variant(trim_after: int, clients: int, rounds: int, probe: bool = False) ->
                 LEADWIRE_MEMORY_TRIM_AFTER_STREAMS=str(trim_after),
             )  # fmt: skip
             bs.run_checked(bs.leadwire_cmd("migrate"), env)
+            if python_malloc:  # objects on glibc's heap, where a trim reaches them, not in pymalloc's arenas
+                env["PYTHONMALLOC"] = "malloc"
             port = str(bs.free_port())
             command = bs.leadwire_cmd("api", "--port", port)
             if probe:
@@ -152,15 +157,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--probe", action="store_true", help="say where the memory is (untrimmed only)")
+    parser.add_argument(
+        "--python-malloc", action="store_true", help="the server with PYTHONMALLOC=malloc (no arenas)"
+    )
     args = parser.parse_args()
     if not bs.postgres_reachable():
         bs.note(f"skipped: PostgreSQL not reachable at {bs.PG_URL}")
         return
     if args.probe:
-        _variant(0, args.clients, args.rounds, probe=True)
+        _variant(0, args.clients, args.rounds, probe=True, python_malloc=args.python_malloc)
         return
     for label, trim_after in (("untrimmed", 0), ("trimmed", 100)):
-        found = _variant(trim_after, args.clients, args.rounds)
+        label += "_python_malloc" if args.python_malloc else ""
+        found = _variant(trim_after, args.clients, args.rounds, python_malloc=args.python_malloc)
         bs.note(
             f"{label}: idle {found['idle']:.0f} MB; peaks "
             + ", ".join(f"{p:.0f}" for p in found["peaks"])

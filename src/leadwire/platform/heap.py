@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import gc
 import logging
 
 log = logging.getLogger("leadwire.heap")
@@ -33,3 +34,10 @@ def trim() -> bool:
     """Return the heap's free pages to the system; True when glibc released some."""
     libc = _libc()
     return bool(libc is not None and libc.malloc_trim(0))
+
+
+def collect_and_trim() -> bool:
+    """Collect the cyclic garbage a burst left (its connections' and tasks' cycles are freed only by
+    the collector), then trim: a trim before the collection finds the burst's memory still in use."""
+    gc.collect()
+    return trim()

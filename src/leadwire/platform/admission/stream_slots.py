@@ -6,15 +6,19 @@ The next stream past a bound is refused with 429 before it opens (`api_key_rate_
 key's bound, `api_rate_limit_exceeded` for the account's). The counts are this process's: behind N API
 processes an account may hold N times the bound, as a rate limit without Redis would allow.
 
-When the last stream of a burst of at least `trim_after` ends (0, the default: never), the process gives
-glibc's free pages back to the system (`platform.heap.trim`, in a thread). Measured after a storm of
-1,000 streams it returned 5 MB of the 66 the storm left (docs/benchmarks.md, "Memory after a stream
-storm"): what stays is Python's own, so it is off unless an operator's allocator says otherwise.
+When the last stream of a burst of at least `trim_after` ends (0, the default: never), the process
+collects the burst's garbage a second later and gives glibc's free pages back to the system
+(`platform.heap.trim`, in a thread). After a storm of 1,000 streams (docs/benchmarks.md, "Memory after a
+stream storm") the storm's own objects are all freed; what stays is the allocators' high-water mark.
+With Python's own allocator (the default) most of it sits in pymalloc arenas that one surviving small
+object keeps, which no trim reaches (10 of 66 MB given back); with `PYTHONMALLOC=malloc` the trim
+gives back ~57 of them. Off by default: the mark does not grow storm over storm.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
     from leadwire.platform.callers import Caller
 
 RETRY_SECONDS = 15  # a stream that ends frees its slot: a heartbeat's time is a fair wait
+TRIM_DELAY_SECONDS = 1.0  # after a burst's last stream, the time its connections take to be freed
 
 
 class StreamSlots:
@@ -82,9 +87,18 @@ class StreamSlots:
             self.peak = 0
             self.trims += 1
             try:
-                asyncio.get_running_loop().run_in_executor(None, heap.trim)
+                loop = asyncio.get_running_loop()
             except RuntimeError:  # no loop (a test's direct call): trim here
-                heap.trim()
+                heap.collect_and_trim()
+                return
+            # Later, not now: the last streams' own objects are still alive while they give back
+            # their slots. The collection runs in the loop's thread, the trim in the executor.
+            loop.call_later(TRIM_DELAY_SECONDS, _collect_then_trim, loop)
 
     def open_streams(self) -> int:
         return self.open
+
+
+def _collect_then_trim(loop: asyncio.AbstractEventLoop) -> None:
+    gc.collect()
+    loop.run_in_executor(None, heap.trim)
