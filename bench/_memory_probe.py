@@ -27,6 +27,7 @@ import signal
 import sys
 import tempfile
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -80,7 +81,7 @@ def _pymalloc() -> dict[str, float]:
 
 
 def _rss_mb() -> float:
-    for line in open("/proc/self/status", encoding="ascii"):
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024 / 1e6
     return -1.0
