@@ -149,7 +149,16 @@ def _variant(
                     afters.append(after)
                     if probe:
                         _say_probe(f"after round {n} ({after:.0f} MB)", _probed(api.pid, tmp / "probe.jsonl"))
+            _say_log_errors(tmp / "api.log")
     return {"idle": idle, "peaks": peaks, "afters": afters}
+
+
+def _say_log_errors(log: Path) -> None:
+    """What the server logged as an error through the storms and its stop (none expected)."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    marks = ("Exception in ASGI application", "Traceback", "CancelledError", '"level": "error"')
+    errors = [line for line in lines if any(mark in line for mark in marks)]
+    bs.note(f"  server log: {len(errors)} error lines" + (f"; first: {errors[0][:300]}" if errors else ""))
 
 
 def main() -> None:
