@@ -240,6 +240,11 @@ def test_a_worker_killed_holding_every_kind_of_job_leaves_nothing_doubled(
         # takes them at once anyway, since A's process is dead.
         LEADWIRE_JOB_LEASE_SECONDS="10",
         LEADWIRE_WORKER_POLL_SECONDS="0.2",
+        # A's jobs wait on the rows the test holds locked for as long as its steps take; at the 5 s
+        # default a slow run timed their statements out and they were handed back ("database
+        # unavailable"), so they were no longer A's when the test looked.
+        LEADWIRE_DB_STATEMENT_TIMEOUT_SECONDS="120",
+        LEADWIRE_DB_LOCK_TIMEOUT_SECONDS="120",
     )
     likes_file = Outbox(data_dir).dir / "linkedin_likes.jsonl"
     companies = _companies(indexed_world)
@@ -364,7 +369,8 @@ def test_a_worker_killed_holding_every_kind_of_job_leaves_nothing_doubled(
                 wait_for(lambda: len(Outbox(data_dir).read("linkedin_likes")) == LIKES, timeout=30)
                 inbox.release.set()
                 wait_for(lambda: len(inbox.accepted) == DISPATCHES, timeout=30)
-                assert held_by_a()  # nothing A did is committed: every job is still its own
+                # Nothing A did is committed: every job is still its own.
+                assert held_by_a(), {k: (r["status"], r["lease_owner"]) for k, r in _jobs(db, every).items()}
                 _kill(a)
         finally:
             likes_lock.close()
