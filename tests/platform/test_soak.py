@@ -98,7 +98,11 @@ async def test_streams_and_polls_held_for_twenty_seconds_leave_every_route_answe
         assert world_runtime.read_engine.pool.checkedout() == 0  # type: ignore[attr-defined]
     assert world_runtime.poll_connections_in_use() == 0
     # A leaked task never ends; a loaded machine only takes longer to end the 200 streams' own tasks.
-    await _until(lambda: len(asyncio.all_tasks()) <= tasks_before, timeout=60.0)
+    await _until(
+        lambda: len(asyncio.all_tasks()) <= tasks_before,
+        timeout=60.0,
+        why=lambda: sorted(str(task.get_coro()) for task in asyncio.all_tasks())[:20],
+    )
     print(
         f"\ncredits p50 ms: idle {idle:.1f}, during the soak {during:.1f}, after {after:.1f}; "
         f"tasks before {tasks_before}, after {len(asyncio.all_tasks())}"
@@ -135,8 +139,11 @@ async def _latencies(http: httpx.AsyncClient, acct: TestAccount, *, spread: floa
     return statistics.median(samples)
 
 
-async def _until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+async def _until(
+    condition: Callable[[], bool], timeout: float = 15.0, why: Callable[[], object] | None = None
+) -> None:
+    """Wait for `condition`; past `timeout`, fail saying `why()` (what is left) when given."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "condition never held"
+        assert time.monotonic() < deadline, f"condition never held: {why() if why else ''}"
         await asyncio.sleep(0.1)
