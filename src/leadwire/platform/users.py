@@ -48,7 +48,10 @@ class User(Base):
 
 class ApiKey(Base):
     __tablename__ = "api_keys"
-    __table_args__ = (Index("ix_api_keys_user_id", "user_id"),)
+    __table_args__ = (
+        Index("ix_api_keys_user_id", "user_id"),
+        Index("ix_api_keys_created_by", "created_by_key_id"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
@@ -60,6 +63,9 @@ class ApiKey(Base):
     scopes: Mapped[list[str]] = mapped_column(JsonType)
     expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    # The key that created it through the API (None: issued by the operator's CLI or the console's
+    # sign-up): revoking a key revokes the keys it created, and theirs.
+    created_by_key_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
 
 

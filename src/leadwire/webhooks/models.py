@@ -36,6 +36,11 @@ class Webhook(Base):
     failing_since: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     disabled_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     listen_expires_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    # The key that registered it (a `listen` stream's: the streaming key) and that key's scopes then: its
+    # events carry only what those scopes, narrowed to the key's as it stands, may read
+    # (`outbox.readable_scopes`). None on webhooks registered before keys were recorded: every scope.
+    creator_key_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    scopes: Mapped[list[str] | None] = mapped_column(JsonType, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

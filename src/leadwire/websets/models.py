@@ -167,6 +167,7 @@ class Monitor(Base):
         Index("ix_webset_monitors_due", "status", "next_run_at"),
         Index("ix_webset_monitors_user", "user_id", "id"),
         Index("ix_webset_monitors_webset", "webset_id"),
+        Index("ix_webset_monitors_api_key", "api_key_id"),  # a revoked key's monitors, paused with it
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -179,6 +180,8 @@ class Monitor(Base):
     behavior: Mapped[str] = mapped_column(String(16))  # search
     count: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))  # active, paused
+    # Why it is paused when its owner did not pause it: `key_revoked` (its key was revoked or expired).
+    pause_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JsonType, default=dict)
     next_run_at: Mapped[datetime] = mapped_column(UtcDateTime())
     last_run_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
