@@ -84,9 +84,11 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
         log.error("database error: %s", type(exc).__name__, exc_info=exc)
         return error_response(ApiError("internal_error"))
     reason = "a concurrent transaction won a lock race" if is_lost_race(exc) else "database unavailable"
-    log.error("%s: %s", reason, describe_failure(exc))
-    if is_lost_connection(exc):
-        mark_retryable(request)  # answered again from a fresh connection, once
+    if is_lost_connection(exc) and mark_retryable(request):
+        # Answered again from a fresh connection, once: this 503 goes out only if that fails too.
+        log.warning("database connection lost, answered again from a fresh one: %s", describe_failure(exc))
+    else:
+        log.error("%s: %s", reason, describe_failure(exc))
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))
 
 

@@ -10,7 +10,9 @@ import orjson
 
 from leadwire.platform.request_context import request_id_var
 
-_FIELDS = ("request_id", "method", "route", "status", "duration_ms", "key_id", "job_id", "action")
+_FIELDS = (
+    "request_id", "method", "route", "status", "duration_ms", "attempts", "key_id", "job_id", "action",
+)  # fmt: skip
 
 
 class JsonFormatter(logging.Formatter):

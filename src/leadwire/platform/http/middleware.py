@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from leadwire.platform.body_limits import body_limit_for, size_text
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http.envelope import error_body
+from leadwire.platform.http.retry import answered_again, attempts
 from leadwire.platform.ids import new_id
 from leadwire.platform.request_context import key_id_var, request_id_var
 from leadwire.platform.validation import NUL_DETAIL
@@ -37,6 +38,13 @@ LATENCY = Histogram(
     "HTTP request latency",
     ["method", "route"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
+)
+# A request answered again from a fresh database connection (`platform.http.retry`) is one request above,
+# with the status its client got; its first attempt, whose 503 never went out, is counted here.
+RETRIED = Counter(
+    "leadwire_requests_retried_total",
+    "Requests answered again from a fresh database connection after their first attempt lost it",
+    ["method", "route"],
 )
 # Recorded (log line and metric) for a client that went away before its response: not a server error.
 CLIENT_CLOSED = 499
@@ -125,11 +133,17 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        request_id = new_id("req")
+        tried = attempts(scope)
+        if tried is not None and tried.second and tried.request_id and tried.started is not None:
+            # Answered again: the same request to its client, so the same id and the time since it came.
+            request_id, started, again = tried.request_id, tried.started, True
+        else:
+            request_id, started, again = new_id("req"), time.perf_counter(), False
+            if tried is not None:
+                tried.request_id, tried.started = request_id, started
         request_id_var.set(request_id)
         key_id_var.set(None)
         scope.setdefault("state", {})
-        started = time.perf_counter()
         status_holder = {"status": 500, "started": False}
         csp = _csp(scope.get("path", ""))
 
@@ -167,7 +181,11 @@ class RequestContextMiddleware:
             if not status_holder["started"]:
                 await send_json(send_wrapper, 500, error_body("internal_error"), [])
         finally:
-            self._record(scope, request_id, int(status_holder["status"]), time.perf_counter() - started)
+            if answered_again(scope):  # its 503 was held back: the answer is the next attempt's
+                RETRIED.labels(scope.get("method", ""), _route_template(scope)).inc()
+            else:
+                status = int(status_holder["status"])
+                self._record(scope, request_id, status, time.perf_counter() - started, again=again)
 
     def _refusal(self, scope: Scope) -> ApiError | None:
         path: str = scope.get("path", "")
@@ -213,7 +231,7 @@ class RequestContextMiddleware:
 
         return guarded
 
-    def _record(self, scope: Scope, request_id: str, status: int, seconds: float) -> None:
+    def _record(self, scope: Scope, request_id: str, status: int, seconds: float, *, again: bool) -> None:
         route = _route_template(scope)
         method = scope.get("method", "")
         counter, histogram = _series(method, route, status)
@@ -228,6 +246,7 @@ class RequestContextMiddleware:
                 "status": status,
                 "duration_ms": round(seconds * 1000, 2),
                 "key_id": scope["state"].get("key_id") or key_id_var.get(),
+                "attempts": 2 if again else None,
             },
         )
 
