@@ -66,6 +66,9 @@ async def open_listener(
         meta={},
         sealed_secret=box.seal({"secret": secret}),
         listen_expires_at=now + LISTEN_TTL,
+        # The stream's events carry what the streaming key may read, like a webhook's.
+        creator_key_id=caller.key_id,
+        scopes=sorted(caller.scopes),
         created_at=now,
         updated_at=now,
     )

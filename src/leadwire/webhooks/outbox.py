@@ -3,11 +3,16 @@ delivery rows in the reporting transaction, one per subscribed webhook, so an ev
 and never sent for a change that rolled back. The delivery task (`delivery.py`) sends them.
 
 An account with no active webhook costs one indexed read per reporting transaction.
+
+An event is written with what its webhook may read (`readable_scopes`): the scopes of the key that
+registered it, narrowed to that key's as they stand now — none once the key is revoked or expired. An
+event readable only under a scope they lack (a job's result) carries its brief instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -18,6 +23,7 @@ from leadwire.platform.events import DomainEvent
 from leadwire.platform.ids import new_id
 from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.time import iso, utcnow
+from leadwire.platform.users import ApiKey
 from leadwire.webhooks.models import Webhook, WebhookDelivery
 from leadwire.webhooks.schemas import ALL_EVENTS, EventBody
 from leadwire.webhooks.service import DELIVERY_TASK, LISTENING
@@ -41,7 +47,17 @@ async def record(session: AsyncSession, notifier: Notifier, events: Sequence[Dom
     # get their rows' `seq` in the order they commit, so the delivery order is the commit order.
     hooks = (
         await session.execute(
-            select(Webhook.id, Webhook.user_id, Webhook.events)
+            select(
+                Webhook.id,
+                Webhook.user_id,
+                Webhook.events,
+                Webhook.creator_key_id,
+                Webhook.scopes,
+                ApiKey.scopes.label("key_scopes"),
+                ApiKey.revoked_at,
+                ApiKey.expires_at,
+            )
+            .outerjoin(ApiKey, ApiKey.id == Webhook.creator_key_id)
             .where(
                 Webhook.user_id.in_(user_ids),
                 or_(
@@ -50,11 +66,12 @@ async def record(session: AsyncSession, notifier: Notifier, events: Sequence[Dom
                 ),
             )
             .order_by(Webhook.id)
-            .with_for_update(key_share=True)
+            .with_for_update(key_share=True, of=Webhook)
         )
     ).all()
     if not hooks:
         return
+    readable = {h.id: readable_scopes(h, now) for h in hooks}
     rows: list[dict[str, Any]] = []
     for event in events:
         targets = [h.id for h in hooks if h.user_id == event.user_id and _wants(h.events, event.type)]
@@ -64,29 +81,52 @@ async def record(session: AsyncSession, notifier: Notifier, events: Sequence[Dom
         if data is None:
             continue
         event_id = new_id("evt")
-        body = orjson.dumps(EventBody(id=event_id, type=event.type, created_at=iso(now), data=data)).decode()
-        rows.extend(
-            {
-                "id": new_id("whd"),
-                "webhook_id": webhook_id,
-                "user_id": event.user_id,
-                "event_id": event_id,
-                "event_type": event.type,
-                "body": body,
-                "status": "pending",
-                "attempts": 0,
-                "last_error": None,
-                "next_attempt_at": now,
-                "created_at": now,
-                "updated_at": now,
-            }
-            for webhook_id in targets
-        )
+        bodies: dict[bool, str] = {}  # whole or brief: at most two bodies per event
+        for webhook_id in targets:
+            whole = event.readable(readable[webhook_id])
+            if whole not in bodies:
+                shown = event.shown(data, readable[webhook_id])
+                bodies[whole] = orjson.dumps(
+                    EventBody(id=event_id, type=event.type, created_at=iso(now), data=shown)
+                ).decode()
+            rows.append(_pending(webhook_id, event_id, event.user_id, event.type, bodies[whole], now))
     if not rows:
         return
     await _refuse_over_backlog(session, rows)
     await session.execute(insert(WebhookDelivery), rows)
     await notifier.publish(session, WORK_CHANNEL, DELIVERY_TASK)
+
+
+def readable_scopes(hook: Any, now: datetime) -> frozenset[str] | None:
+    """What a webhook's events may carry: the scopes its registering key had (`Webhook.scopes`) and
+    still has; none when that key is revoked, expired or gone; None (every scope) for a webhook
+    registered before its key was recorded."""
+    if hook.creator_key_id is None:
+        return None
+    if hook.key_scopes is None or hook.revoked_at is not None:
+        return frozenset()
+    if hook.expires_at is not None and hook.expires_at <= now:
+        return frozenset()
+    return frozenset(hook.scopes or ()) & frozenset(hook.key_scopes)
+
+
+def _pending(
+    webhook_id: str, event_id: str, user_id: str, event_type: str, body: str, now: datetime
+) -> dict[str, Any]:
+    return {
+        "id": new_id("whd"),
+        "webhook_id": webhook_id,
+        "user_id": user_id,
+        "event_id": event_id,
+        "event_type": event_type,
+        "body": body,
+        "status": "pending",
+        "attempts": 0,
+        "last_error": None,
+        "next_attempt_at": now,
+        "created_at": now,
+        "updated_at": now,
+    }
 
 
 def _wants(subscribed: list[str], event_type: str) -> bool:

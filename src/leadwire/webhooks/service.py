@@ -83,6 +83,9 @@ async def create(
         description=body.description,
         meta=body.metadata,
         sealed_secret=box.seal({"secret": secret}),
+        # What its events may carry: what the registering key may read (`outbox.readable_scopes`).
+        creator_key_id=caller.key_id,
+        scopes=sorted(caller.scopes),
         created_at=now,
         updated_at=now,
     )

@@ -6,6 +6,9 @@ that commits.
 The platform names no sink: a capability declares its own (`Capability.event_sinks`). Each event's data
 (the public job item, say) is a function a sink calls only for an account that subscribed to the type,
 so a fact nobody listens for costs the sink one indexed read and no serialisation.
+
+A fact may be readable only under a scope (a job's result under its capability's read scope): the event
+names that `scope`, and its `brief`, what a receiver whose key lacks the scope is told instead.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from leadwire.platform.notify import Notifier
 # The event's data, built in the reporting transaction; None when the fact turned out not to hold (a
 # job whose outcome this worker lost to another, say): the event is then dropped.
 DataBuilder = Callable[[AsyncSession], Awaitable[dict[str, Any] | None]]
+Brief = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +32,20 @@ class DomainEvent:
     user_id: str
     type: str
     data: DataBuilder
+    # The scope a receiver needs to be given `data` whole (None: any receiver of the account), and what
+    # one without it is given instead (built from `data`).
+    scope: str | None = None
+    brief: Brief | None = None
+
+    def readable(self, scopes: frozenset[str] | None) -> bool:
+        """Whether a receiver holding `scopes` (None: every scope) reads `data` whole."""
+        return self.scope is None or scopes is None or self.scope in scopes
+
+    def shown(self, data: dict[str, Any], scopes: frozenset[str] | None) -> dict[str, Any]:
+        """What a receiver holding `scopes` is given of the event's `data`."""
+        if self.readable(scopes):
+            return data
+        return self.brief(data) if self.brief is not None else {}
 
 
 class EventSink(Protocol):

@@ -69,6 +69,13 @@ class ActionRegistry:
     def find(self, action: str) -> ActionSpec | None:
         return self._specs.get(action)
 
+    def scope(self, action: str, *, write: bool = False) -> str:
+        """The scope that reads (or, `write`, cancels) a job of `action`: its capability's
+        (`<scopes>:read`), or the action's own prefix for one no longer registered."""
+        spec = self._specs.get(action)
+        prefix = spec.scopes if spec is not None else action.split(".")[0]
+        return f"{prefix}:{'write' if write else 'read'}"
+
     def any_on_fail(self) -> bool:
         """Whether some action follows its failures (else a failed batch reads nothing more)."""
         return any(spec.on_fail is not None for spec in self._specs.values())

@@ -1,6 +1,9 @@
 """The domain events a job's end reports (`platform/events/domain.py`), in the transaction that records
 it: `job.succeeded`, `job.failed` or `job.cancelled` with the public job item for every job, and the
-action's own outcome event (`ActionSpec.outcome_events`, a sent message's `outreach.delivered`)."""
+action's own outcome event (`ActionSpec.outcome_events`, a sent message's `outreach.delivered`).
+
+The item is readable under the scope that reads the job (`GET /api/v2/jobs/{id}`): a receiver whose key
+lacks it is told the job's id, action, status and billing alone (`brief`)."""
 
 from __future__ import annotations
 
@@ -43,6 +46,21 @@ def event_types(action: str | None, status: str) -> list[str]:
     return types
 
 
+BRIEF_FIELDS = ("id", "action", "status", "billing")
+
+
+def brief(item: dict[str, Any]) -> dict[str, Any]:
+    """What a receiver that may not read the job is told of it."""
+    return {name: item[name] for name in BRIEF_FIELDS if name in item}
+
+
+def job_events(user_id: str, action: str | None, status: str, data: DataBuilder) -> list[DomainEvent]:
+    """The events of a job of `action` ending `status`, each with the item `data` builds, readable under
+    the job's own read scope."""
+    scope = registry.scope(action) if action else None
+    return [DomainEvent(user_id, t, data, scope=scope, brief=brief) for t in event_types(action, status)]
+
+
 async def report_ended(session: AsyncSession, notifier: Notifier, job: Job) -> None:
     """A loaded job that just ended (failed after its attempts, cancelled, ...)."""
     if not has_sinks():
@@ -51,9 +69,7 @@ async def report_ended(session: AsyncSession, notifier: Notifier, job: Job) -> N
     async def item(_session: AsyncSession) -> dict[str, Any]:
         return dict(public_job(job))
 
-    await emit(
-        session, notifier, [DomainEvent(job.user_id, t, item) for t in event_types(job.action, job.status)]
-    )
+    await emit(session, notifier, job_events(job.user_id, job.action, job.status, item))
 
 
 async def report_recorded(
@@ -68,7 +84,7 @@ async def report_recorded(
     for outcome in outcomes:
         status = "succeeded" if outcome.error_code is None else "failed"
         data = _recorded_item(outcome.job_id, outcome.attempt, status, recorded_at)
-        events.extend(DomainEvent(outcome.user_id, t, data) for t in event_types(outcome.action, status))
+        events.extend(job_events(outcome.user_id, outcome.action, status, data))
     await emit(session, notifier, events)
 
 

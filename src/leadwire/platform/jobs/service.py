@@ -236,9 +236,7 @@ def _check_owned(
 ) -> None:
     if job is None or job.user_id != caller.user_id or (actions is not None and not actions(job.action)):
         raise ApiError("task_not_found")
-    spec = registry.find(job.action)
-    prefix = spec.scopes if spec else job.action.split(".")[0]
-    scope = f"{prefix}:{'write' if write else 'read'}"
+    scope = registry.scope(job.action, write=write)
     if not caller.can(scope):
         raise scope_missing(scope)
 
