@@ -110,6 +110,9 @@ class Settings(BaseSettings):
     webhook_timeout_seconds: float = Field(default=10.0, gt=0, le=60)  # the whole delivery, connect to body
     webhook_concurrency: int = Field(default=8, ge=1, le=256)  # deliveries one worker sends at once
     webhook_limit_per_account: int = Field(default=20, ge=1, le=1000)
+    # How long registering a webhook waits for its host's name to resolve; past it the URL is accepted
+    # unchecked, as a name that does not resolve yet is (every delivery checks the address again).
+    egress_lookup_timeout_seconds: float = Field(default=2.0, gt=0, le=30)
     # Seconds before each retry of a failed delivery (with 10% jitter); past the last, it is `failed`.
     webhook_retry_schedule: str = "5,30,120,600,1800,7200,21600,43200,86400"
     # A webhook every delivery of which has failed for this long is disabled.

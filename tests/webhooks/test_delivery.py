@@ -265,26 +265,17 @@ async def test_a_redirect_is_not_followed(
     assert len(receiver.requests) == 2
 
 
-@pytest.mark.parametrize(
-    ("address", "reason"),
-    [
-        ("127.0.0.1", "a private, loopback or link-local address"),
-        ("10.1.2.3", "a private, loopback or link-local address"),
-        ("169.254.169.254", "a cloud metadata address"),
-        ("::1", "a private, loopback or link-local address"),
-    ],
-)
+@pytest.mark.parametrize("address", ["127.0.0.1", "10.1.2.3", "169.254.169.254", "::1"])
 async def test_a_name_that_resolves_to_a_private_address_at_delivery_is_not_called(
     client: httpx.AsyncClient,
     runtime: Runtime,
     accounts: AccountFactory,
     monkeypatch: pytest.MonkeyPatch,
     address: str,
-    reason: str,
 ) -> None:
     """The address is checked at every delivery: a name that resolved nowhere at creation and now
     answers a loopback, private, cloud metadata or IPv6 loopback address (DNS changed) is refused,
-    with the operator's setting off."""
+    with the operator's setting off; the delivery log does not say which address it was."""
     monkeypatch.setattr(runtime.settings, "webhook_allow_private_networks", False)
     monkeypatch.setattr(runtime.settings, "webhook_retry_schedule", "0.05")
     real = socket.getaddrinfo
@@ -308,7 +299,7 @@ async def test_a_name_that_resolves_to_a_private_address_at_delivery_is_not_call
             await _echo(client, acct.headers)
             (logged,) = await settled_deliveries(client, acct.headers, hook["id"], 1)
     assert logged["status"] == "failed" and logged["last_status_code"] is None
-    assert logged["last_error"] == f"not sent: rebind.leadwire-receiver.test resolves to {address}, {reason}"
+    assert logged["last_error"] == "not sent: the URL's host is not allowed: a private or reserved address"
     assert receiver.requests == []
 
 

@@ -4,6 +4,9 @@ its code; one account never sees another's; the default settings refuse private 
 from __future__ import annotations
 
 import base64
+import socket
+import threading
+from typing import Any
 
 import httpx
 import pytest
@@ -160,17 +163,49 @@ async def test_a_missing_url_is_invalid_webhook_url(
         "https://[::1]/hook",
         "https://[::ffff:127.0.0.1]/hook",
         "https://localhost:8443/hook",
+        # IPv4-compatible and IPv4-translated forms of loopback and the metadata address
+        "https://[::7f00:1]/hook",
+        "https://[::127.0.0.1]/hook",
+        "https://[::a9fe:a9fe]/hook",
+        "https://[::ffff:0:7f00:1]/hook",
     ],
 )
-async def test_a_private_address_is_refused_by_default(
+async def test_a_private_address_is_refused_by_default_without_saying_which(
     client: httpx.AsyncClient, accounts: AccountFactory, url: str
 ) -> None:
+    """The refusal names no address: neither the one a literal is read as nor what a name (here
+    `localhost`) resolved to, so the check is no way to look up the operator's internal names."""
     acct = await accounts.create()
     response = await client.post(HOOKS, json={"url": url, "events": ["*"]}, headers=acct.headers)
-    assert_error(response, 400, "webhook_url_not_allowed")
+    body = assert_error(response, 400, "webhook_url_not_allowed", param="url")
+    assert body["error"]["detail"] == "the URL's host is not allowed: a private or reserved address"
     hook = await register(client, acct.headers, PUBLIC_URL)
     moved = await client.patch(f"{HOOKS}/{hook['id']}", json={"url": url}, headers=acct.headers)
-    assert_error(moved, 400, "webhook_url_not_allowed")
+    assert assert_error(moved, 400, "webhook_url_not_allowed")["error"] == body["error"] | {
+        "request_id": moved.headers["x-request-id"]
+    }
+
+
+async def test_a_host_whose_lookup_outlasts_the_setting_is_accepted_unchecked(
+    client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The resolver hangs: registration waits `LEADWIRE_EGRESS_LOOKUP_TIMEOUT_SECONDS`, not the
+    resolver's own timeouts, and accepts the URL as it accepts a name that does not resolve yet (every
+    delivery checks the address again)."""
+    monkeypatch.setattr(runtime.settings, "egress_lookup_timeout_seconds", 0.2)
+    release = threading.Event()
+
+    def hanging(host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        release.wait(timeout=30)  # then a loopback answer: refused, had registration waited for it
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging)
+    acct = await accounts.create()
+    try:
+        hook = await register(client, acct.headers, "https://slow-dns.leadwire-receiver.test/in")
+    finally:
+        release.set()
+    assert hook["status"] == "active"
 
 
 @pytest.mark.parametrize("events", [[], ["job.exploded"], "job.succeeded", [1]])

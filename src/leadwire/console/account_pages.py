@@ -93,6 +93,7 @@ async def create_webhook(
         caller,
         body,
         allow_private=runtime.settings.webhook_allow_private_networks,
+        lookup_timeout=runtime.settings.egress_lookup_timeout_seconds,
         limit=runtime.settings.webhook_limit_per_account,
     )
     return dict(created)

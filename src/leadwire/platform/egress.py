@@ -10,6 +10,10 @@ changes between the check and the connection (rebinding) cannot move it. Redirec
 `allow_private` (the operator's setting) opens private, loopback and link-local addresses, for a
 deployment that delivers inside its own network. The cloud metadata addresses stay closed even then:
 no receiver lives there, and a token read from one is the worst leak of all.
+
+A refusal never says which address a name resolved to: the answer would turn the check into a way to
+look up the operator's internal names. The lookup runs in a thread (the event loop goes on), and a
+caller that must answer promptly bounds it (`lookup_timeout`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ from urllib.parse import SplitResult, urlsplit
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 MAX_URL_LENGTH = 2048
 NAT64 = ipaddress.ip_network("64:ff9b::/96")  # the well-known prefix: IPv4 addresses inside IPv6
+# IPv4-compatible (`::a.b.c.d`, deprecated, and `::` and `::1` aside) and IPv4-translated
+# (`::ffff:0:a.b.c.d`) addresses: a stack or translator that honours them reaches the IPv4 address.
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+IPV4_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
+NOT_ALLOWED = "the URL's host is not allowed: a private or reserved address"
 METADATA_ADDRESSES = frozenset(
     ipaddress.ip_address(a) for a in ("169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200")
 )
@@ -90,16 +99,19 @@ def parse(url: str, *, allow_private: bool) -> SplitResult:
 
 
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 one reaches through a translator (mapped, NAT64, 6to4), if any."""
+    """The IPv4 address an IPv6 one reaches (mapped, compatible, translated, NAT64, 6to4), if any."""
     if address.ipv4_mapped is not None:
         return address.ipv4_mapped
-    if address in NAT64:
+    if address in NAT64 or address in IPV4_TRANSLATED:
         return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address in IPV4_COMPATIBLE and int(address) > 1:  # `::` and `::1` are judged as themselves
+        return ipaddress.IPv4Address(int(address))
     return address.sixtofour
 
 
 def refusal(address: IPAddress, *, allow_private: bool) -> str | None:
-    """Why `address` may not be called, or None. An IPv6 address that carries an IPv4 one (mapped,
+    """Why `address` may not be called (for tests and the operator, never told to the caller: see
+    `NOT_ALLOWED`), or None. An IPv6 address that carries an IPv4 one (mapped, compatible, translated,
     NAT64, 6to4) is judged by the IPv4 address it reaches; Teredo tunnels are refused."""
     if isinstance(address, ipaddress.IPv6Address):
         if address.teredo is not None:
@@ -114,8 +126,10 @@ def refusal(address: IPAddress, *, allow_private: bool) -> str | None:
     return None
 
 
-async def resolve(url: str, *, allow_private: bool) -> Target:
-    """Check `url` and the addresses its host resolves to now; the first address to connect to."""
+async def resolve(url: str, *, allow_private: bool, lookup_timeout: float | None = None) -> Target:
+    """Check `url` and the addresses its host resolves to now; the first address to connect to. A
+    lookup that takes longer than `lookup_timeout` seconds is `Unresolvable` (the thread that runs it
+    is left to finish; nothing waits for it)."""
     parts = parse(url, allow_private=allow_private)
     try:  # an internationalised name travels as its ASCII form, in Host and in TLS
         host = (parts.hostname or "").encode("idna").decode("ascii")
@@ -130,21 +144,22 @@ async def resolve(url: str, *, allow_private: bool) -> Target:
         addresses = [literal]
     else:
         try:
-            found = await asyncio.get_running_loop().getaddrinfo(
-                host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
-            )
-        except (OSError, UnicodeError):
-            raise Unresolvable(f"the host {host} does not resolve") from None
+            async with asyncio.timeout(lookup_timeout):
+                found = await asyncio.get_running_loop().getaddrinfo(
+                    host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+                )
+        except (OSError, UnicodeError) as failure:  # TimeoutError is an OSError
+            late = isinstance(failure, TimeoutError) and lookup_timeout is not None
+            said = f"did not resolve within {lookup_timeout:g} s" if late else "does not resolve"
+            raise Unresolvable(f"the host {host} {said}") from None
         addresses = list(dict.fromkeys(ipaddress.ip_address(info[4][0]) for info in found))
         if not addresses:
             raise Unresolvable(f"the host {host} does not resolve")
     # Every address must pass: a name answering one public and one private address is refused, since
     # which one a connection gets is the resolver's choice, not ours.
     for address in addresses:
-        reason = refusal(address, allow_private=allow_private)
-        if reason is not None:
-            said = host if literal is not None else f"{host} resolves to {address},"
-            raise AddressRefused(f"{said} {reason}")
+        if refusal(address, allow_private=allow_private) is not None:
+            raise AddressRefused(NOT_ALLOWED)
         if parts.scheme == "http" and address.is_global:
             raise EgressRefused("the URL must use https (plain http reaches private receivers only)")
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

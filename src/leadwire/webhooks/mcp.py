@@ -62,6 +62,7 @@ def register_tools(kit: ToolKit) -> None:
                 caller,
                 body,
                 allow_private=runtime.settings.webhook_allow_private_networks,
+                lookup_timeout=runtime.settings.egress_lookup_timeout_seconds,
                 limit=runtime.settings.webhook_limit_per_account,
             )
 
@@ -109,6 +110,7 @@ def register_tools(kit: ToolKit) -> None:
                 webhook_id,
                 body,
                 allow_private=runtime.settings.webhook_allow_private_networks,
+                lookup_timeout=runtime.settings.egress_lookup_timeout_seconds,
             )
 
         return await kit.write(change)

@@ -87,6 +87,7 @@ async def create_webhook(
         caller,
         body,
         allow_private=settings.webhook_allow_private_networks,
+        lookup_timeout=settings.egress_lookup_timeout_seconds,
         limit=settings.webhook_limit_per_account,
     )
     shown = ok_item(created)
@@ -197,6 +198,7 @@ async def update_webhook(
         webhook_id,
         body,
         allow_private=runtime.settings.webhook_allow_private_networks,
+        lookup_timeout=runtime.settings.egress_lookup_timeout_seconds,
     )
     return json_response(ok_item(updated))
 

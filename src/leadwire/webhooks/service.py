@@ -20,6 +20,7 @@ from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
+from leadwire.platform.users import User
 from leadwire.webhooks import views
 from leadwire.webhooks.models import Webhook, WebhookDelivery
 from leadwire.webhooks.schemas import DeliveryOut, WebhookCreate, WebhookOut, WebhookUpdate, WebhookWithSecret
@@ -44,11 +45,12 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
-async def check_url(url: str, *, allow_private: bool) -> None:
+async def check_url(url: str, *, allow_private: bool, lookup_timeout: float) -> None:
     """400 for a URL we would never call. A host that resolves now must resolve to addresses we may
-    call; one that does not resolve yet is accepted (each delivery checks again)."""
+    call; one that does not resolve yet, or not within `lookup_timeout` seconds, is accepted (each
+    delivery checks again)."""
     try:
-        await resolve(url, allow_private=allow_private)
+        await resolve(url, allow_private=allow_private, lookup_timeout=lookup_timeout)
     except Unresolvable:
         return
     except AddressRefused as refused:
@@ -64,9 +66,13 @@ async def create(
     body: WebhookCreate,
     *,
     allow_private: bool,
+    lookup_timeout: float,
     limit: int,
 ) -> WebhookWithSecret:
-    await check_url(body.url, allow_private=allow_private)
+    await check_url(body.url, allow_private=allow_private, lookup_timeout=lookup_timeout)
+    # The account's creations one at a time, so that two cannot both count under the limit; NO KEY
+    # UPDATE, so the inserts of the account's other rows (their foreign key's KEY SHARE) need not wait.
+    await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update(key_share=True))
     count = await session.scalar(
         select(func.count()).where(Webhook.user_id == caller.user_id, Webhook.status != LISTENING)
     )
@@ -129,9 +135,10 @@ async def update(
     body: WebhookUpdate,
     *,
     allow_private: bool,
+    lookup_timeout: float,
 ) -> WebhookOut:
     if body.url is not None:  # resolved before any lock: the URL's owner decides how slow its DNS is
-        await check_url(body.url, allow_private=allow_private)
+        await check_url(body.url, allow_private=allow_private, lookup_timeout=lookup_timeout)
     webhook = await get_owned(session, caller, webhook_id, lock=True)
     if body.url is not None:
         webhook.url = body.url
