@@ -45,6 +45,19 @@ async def running_worker(runtime: Runtime, *, concurrency: int = 4) -> AsyncIter
         await task
 
 
+async def settled(worker: Worker) -> None:
+    """Until the worker sleeps waiting for new jobs: its first claim is over (a claim holds the free
+    slots, so a creation meanwhile goes to the queue), and with a long `worker_poll_seconds` it claims
+    nothing more unless told, so a job created now is handed to it (`platform/jobs/handoff.py`)."""
+    await worker.announced.wait()
+    for _ in range(1000):
+        wake = worker._wake
+        if wake is not None and wake._event._waiters:  # asleep in its idle wait
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the worker never settled")
+
+
 async def create_echo(
     client: httpx.AsyncClient,
     headers: dict[str, str],

@@ -20,7 +20,7 @@ from leadwire.platform.runtime import Runtime, build_runtime
 from leadwire.platform.time import utcnow
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
-from tests.support.jobs import create_echo, poll_job, running_worker
+from tests.support.jobs import create_echo, poll_job, running_worker, settled
 
 # Longer than any test here: a job a worker runs in these tests was handed to it, not found by a poll.
 NO_POLL = 60.0
@@ -31,19 +31,6 @@ async def _stored(runtime: Runtime, job_id: str) -> Job:
         job = await session.get(Job, job_id)
     assert job is not None
     return job
-
-
-async def _settled(worker: Worker) -> None:
-    """Until the worker sleeps waiting for new jobs: its first claim is over (a claim holds the free
-    slots, so a creation meanwhile goes to the queue), and with `NO_POLL` it claims nothing more
-    unless told."""
-    await worker.announced.wait()
-    for _ in range(1000):
-        wake = worker._wake
-        if wake is not None and wake._event._waiters:  # asleep in its idle wait
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the worker never settled")
 
 
 async def _killed(worker: Worker, running: asyncio.Task[None]) -> None:
@@ -76,10 +63,11 @@ async def test_a_job_created_beside_a_free_worker_is_created_claimed_and_runs_wi
     acct = await accounts.create()
     started, release = tmp_path / "started", tmp_path / "release"
     async with running_worker(runtime, concurrency=2) as worker:
-        await _settled(worker)
+        await settled(worker)
         body = {"started_file": str(started), "block_file": str(release)}
         created = assert_ok(await create_echo(client, acct.headers, body), 202)["item"]
-        assert created["status"] == "running"
+        # The answer is the job as created; the row is the worker's claim, written with it.
+        assert (created["status"], created["attempt_count"], created["started_at"]) == ("queued", 0, None)
         stored = await _stored(runtime, created["id"])
         assert (stored.status, stored.attempt_count, stored.lease_owner) == ("running", 1, worker.owner)
         assert stored.lease_expires_at is not None and stored.started_at is not None
@@ -96,10 +84,11 @@ async def test_a_full_worker_takes_no_job_and_the_queue_keeps_it(
     acct = await accounts.create()
     release = tmp_path / "release"
     async with running_worker(runtime, concurrency=1) as worker:
-        await _settled(worker)
+        await settled(worker)
         first = assert_ok(await create_echo(client, acct.headers, {"block_file": str(release)}), 202)["item"]
         second = assert_ok(await create_echo(client, acct.headers, {"message": "later"}), 202)["item"]
-        assert first["status"] == "running" and second["status"] == "queued"
+        assert first["status"] == second["status"] == "queued"  # each answered as created
+        assert (await _stored(runtime, first["id"])).lease_owner == worker.owner
         assert (await _stored(runtime, second["id"])).lease_owner is None
         release.write_text("go")
         for job_id in (first["id"], second["id"]):
@@ -123,7 +112,7 @@ async def test_a_creation_that_rolls_back_gives_its_slot_back(runtime: Runtime) 
     async with running_worker(runtime, concurrency=1) as worker:
         # Settled first: on SQLite the session below holds the write lock, which a claim would wait
         # for while holding the worker's free slots.
-        await _settled(worker)
+        await settled(worker)
         async with runtime.sessionmaker() as session:
             await session.execute(text("SELECT 1"))
             assert handoff.take(session, "test.echo", utcnow()) is not None

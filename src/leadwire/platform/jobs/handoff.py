@@ -5,7 +5,9 @@ Without it a small job a caller waits for (`Prefer: wait`) costs a notification,
 its housekeeping and a claim transaction before any work starts. With it the claim is part of the
 creation's own transaction: the row is written `running`, leased to the local worker, attempt 1, so
 it stays exactly as durable as a claimed job — a process that dies before or while running it loses
-the lease, and the job is rescued by any worker like every other job of a lost worker.
+the lease, and the job is rescued by any worker like every other job of a lost worker. The claim is
+the worker's move written early, not the creation's: the creation answers the job as created
+(`queued`, `NewJob.claim` apart), as it would had the worker claimed it a moment after the commit.
 
 A worker offers its free slots here (`offering`) while it runs; a creation takes one (`take`) only
 for a single job due now with no channel (paced outreach keeps its own queue order), of an action the

@@ -3,6 +3,7 @@ blobs a job carries, and the workers' presence rows."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
@@ -102,9 +103,13 @@ class WorkerPresence(Base):
 
 @dataclass(frozen=True, slots=True)
 class NewJob:
-    """A job as its creation wrote it: the row's values, without the ORM's per-object bookkeeping, so a
+    """A job as its creation made it: the row's values, without the ORM's per-object bookkeeping, so a
     batch of creations costs one multi-row INSERT rather than an object graph to flush. Read-only: a
-    later change to the job goes through a statement or a loaded `Job`."""
+    later change to the job goes through a statement or a loaded `Job`.
+
+    `claim` is the local worker's claim of a job handed off at its creation (`handoff`), written in
+    the same INSERT: it is the worker's first move, not the creation's, so the fields keep the job as
+    created (`queued`), and that is what every creation answers however soon the worker starts it."""
 
     id: str
     user_id: str
@@ -134,15 +139,16 @@ class NewJob:
     job_metadata: Any = None
     blob_bytes: int = 0
     hold: dict[str, Any] | None = None
-    lease_owner: str | None = None  # set when created already claimed by a local worker (`handoff`)
+    lease_owner: str | None = None
     lease_expires_at: datetime | None = None
+    claim: Mapping[str, Any] | None = None
 
     def row(self) -> dict[str, Any]:
-        """The values to INSERT."""
-        return {name: getattr(self, name) for name in _NEW_JOB_FIELDS}
+        """The values to INSERT: the job as created, with the local worker's claim when it has one."""
+        return {**{name: getattr(self, name) for name in _NEW_JOB_FIELDS}, **(self.claim or {})}
 
 
-_NEW_JOB_FIELDS = tuple(f.name for f in fields(NewJob))
+_NEW_JOB_FIELDS = tuple(f.name for f in fields(NewJob) if f.name != "claim")
 
 
 # A job as an ORM object, as created (`NewJob`) or as a Core row of the jobs table: the public view

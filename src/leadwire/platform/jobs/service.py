@@ -125,34 +125,35 @@ async def create_jobs(
         "blob_bytes": blob_bytes,
         "hold": hold,
     }
-    if direct is not None:
-        common.update(direct.claimed_columns())
+    # Written with the row, kept apart from the job as created, which is what the creation answers.
+    claim = direct.claimed_columns() if direct is not None else None
     jobs = [
         NewJob(
             id=job_id,
             payload=payload,
             reserved_credits=reserved,
             job_metadata=payload.get("metadata"),
+            claim=claim,
             **common,
         )
         for payload, (job_id, reserved) in zip(payloads, holds, strict=True)
     ]
     await insert_rows(session, _JOB_TABLE, [job.row() for job in jobs])
-    if direct is not None:
-        handoff.start_on_commit(session, direct, _claimed(jobs[0]))
+    if direct is not None and claim is not None:
+        handoff.start_on_commit(session, direct, _claimed(jobs[0], claim))
     else:
         await notifier.publish(session, NEW_JOB_CHANNEL, action)
     return jobs
 
 
-def _claimed(job: NewJob) -> handoff.ClaimedJob:
+def _claimed(job: NewJob, claim: Mapping[str, Any]) -> handoff.ClaimedJob:
     return handoff.ClaimedJob(
         id=job.id,
         user_id=job.user_id,
         action=job.action,
         payload=job.payload,
         request_id=job.request_id,
-        attempt_count=job.attempt_count,
+        attempt_count=claim["attempt_count"],
         billing_status=job.billing_status,
         blob_bytes=job.blob_bytes,
     )
