@@ -34,6 +34,7 @@ def _retried(method: str, route: str) -> float:
 async def test_a_request_answered_again_is_one_request_with_its_final_status_and_a_counted_retry(
     tmp_path: Path, pg_database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A route served by FastAPI (the balance), and a flat one (the job poll, `platform/flat_route`)."""
     from tests.conftest import _empty_pg
 
     await _empty_pg(pg_database)
@@ -45,26 +46,41 @@ async def test_a_request_answered_again_is_one_request_with_its_final_status_and
         plugins="tests.support.echo",
     )
     runtime = await build_runtime(settings)
-    route = "/api/v2/credits"
+    seen: list[tuple[str, list[tuple[int, int | None]], bool, tuple[float, float, float]]] = []
+    lost = []
     try:
         acct = await AccountFactory(runtime).create(credits=10)
         async with asgi_client(create_app(runtime=runtime)) as http:
-            for _ in range(3):  # connections in the read pool, all to be cut
-                assert_ok(await http.get(route, headers=acct.headers))
+            job_id = assert_ok(await http.post("/api/v2/test/echo", json={}, headers=acct.headers), 202)
+            paths = {
+                "/api/v2/credits": "/api/v2/credits",
+                "/api/v2/jobs/{job_id}": f"/api/v2/jobs/{job_id['item']['id']}",
+            }
+            for _ in range(3):  # connections in the read and the poll pools, all to be cut
+                for path in paths.values():
+                    assert_ok(await http.get(path, headers=acct.headers))
             runtime.key_cache.ttl = 0  # the key is read again: on a connection that was cut
-            before = (_served("GET", route, 200), _served("GET", route, 503), _retried("GET", route))
-            assert await terminate_backends(pg_database) > 0
-            caplog.clear()
-            with caplog.at_level(logging.INFO, logger="leadwire.access"):
-                response = await http.get(route, headers=acct.headers)
-            assert_ok(response)
-        lines = [r for r in caplog.records if r.name == "leadwire.access" and r.__dict__["route"] == route]
-        after = (_served("GET", route, 200), _served("GET", route, 503), _retried("GET", route))
+            for route, path in paths.items():
+                before = (_served("GET", route, 200), _served("GET", route, 503), _retried("GET", route))
+                assert await terminate_backends(pg_database) > 0
+                caplog.clear()
+                with caplog.at_level(logging.INFO):
+                    response = await http.get(path, headers=acct.headers)
+                assert_ok(response)
+                lines = [r.__dict__ for r in caplog.records if r.name == "leadwire.access"]
+                after = (_served("GET", route, 200), _served("GET", route, 503), _retried("GET", route))
+                seen.append(
+                    (
+                        route,
+                        [(line["status"], line.get("attempts")) for line in lines if line["route"] == route],
+                        all(line["request_id"] == response.headers["x-request-id"] for line in lines),
+                        (after[0] - before[0], after[1] - before[1], after[2] - before[2]),
+                    )
+                )
+                lost += [r.levelno for r in caplog.records if "connection lost" in r.getMessage()]
     finally:
         await runtime.close()
-    assert [(r.__dict__["status"], r.__dict__.get("attempts")) for r in lines] == [(200, 2)]
-    assert lines[0].__dict__["request_id"] == response.headers["x-request-id"]
-    # One request answered 200, none answered 503, and one retry.
-    assert (after[0] - before[0], after[1] - before[1], after[2] - before[2]) == (1, 0, 1)
-    lost = [r for r in caplog.records if r.name == "leadwire" and "connection lost" in r.getMessage()]
-    assert [r.levelno for r in lost] == [logging.WARNING]
+    # Each: one access line, answered 200 on its second attempt under the id its client got; one request
+    # answered 200, none answered 503, and one retry.
+    assert seen == [(route, [(200, 2)], True, (1, 0, 1)) for route in paths]
+    assert lost == [logging.WARNING, logging.WARNING]
