@@ -87,6 +87,9 @@ async def _database_error(request: Request, exc: Exception) -> JSONResponse:
     if is_lost_connection(exc) and mark_retryable(request):
         # Answered again from a fresh connection, once: this 503 goes out only if that fails too.
         log.warning("database connection lost, answered again from a fresh one: %s", describe_failure(exc))
+        decision = getattr(request.state, "rate_decision", None)
+        if decision is not None:  # one request to its client: the next attempt counts it
+            await request.app.state.runtime.rate_limiter.give_back(decision)
     else:
         log.error("%s: %s", reason, describe_failure(exc))
     return error_response(ApiError("task_unavailable", detail=reason, headers={"Retry-After": "5"}))

@@ -84,3 +84,39 @@ async def test_a_request_answered_again_is_one_request_with_its_final_status_and
     # answered 200, none answered 503, and one retry.
     assert seen == [(route, [(200, 2)], True, (1, 0, 1)) for route in paths]
     assert lost == [logging.WARNING, logging.WARNING]
+
+
+async def test_a_request_answered_again_counts_once_against_the_rate_limits(
+    tmp_path: Path, pg_database: str
+) -> None:
+    """The key is cached, so the first attempt is counted by the rate limiter before its read meets the
+    cut connection; the request is counted once, by the attempt that answers."""
+    from tests.conftest import _empty_pg
+
+    await _empty_pg(pg_database)
+    settings = Settings(
+        data_dir=tmp_path / "var",
+        database_url=pg_database,
+        redis_url=None,  # the process's own counters, read below
+        allowed_hosts="leadwire.test",
+        plugins="tests.support.echo",
+    )
+    runtime = await build_runtime(settings)
+
+    def counted(key_id: str) -> int:
+        counts = runtime.rate_limiter.local._counts
+        return sum(count for name, (_, count) in counts.items() if f":key:{key_id}:" in name)
+
+    try:
+        acct = await AccountFactory(runtime).create(credits=10)
+        async with asgi_client(create_app(runtime=runtime)) as http:
+            for _ in range(3):  # connections in the read pool, all to be cut
+                assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
+            before, retried = counted(acct.key_id), _retried("GET", "/api/v2/credits")
+            assert await terminate_backends(pg_database) > 0
+            assert_ok(await http.get("/api/v2/credits", headers=acct.headers))
+            after = counted(acct.key_id)
+        assert _retried("GET", "/api/v2/credits") == retried + 1  # it was answered again
+    finally:
+        await runtime.close()
+    assert after - before == 1

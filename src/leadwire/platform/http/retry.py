@@ -9,7 +9,8 @@ clean; a request that fails again is answered 503 as before.
 
 The client sees one request, and so do the access log and the metrics: the second attempt keeps the
 first one's request id and start time (`Attempts`), the first attempt's 503, which never goes out, is
-not recorded as an answer (`answered_again`), and the retry is counted apart.
+not recorded as an answer (`answered_again`), and the retry is counted apart. The database error
+handler gives the first attempt's rate-limit count back, so the key's budget counts it once too.
 """
 
 from __future__ import annotations
