@@ -16,7 +16,7 @@ import respx
 
 from leadwire.app import create_app
 from leadwire.client import AsyncLeadwire, Leadwire, LeadwireError
-from leadwire.outreach import suppressions
+from leadwire.outreach import suppression_import, suppressions
 from leadwire.platform.runtime import Runtime
 from tests.mcp.test_mcp_server import call, error_code
 from tests.outreach.test_dispatch_delivery import _dispatch_and_run
@@ -200,7 +200,7 @@ async def test_the_account_bound_and_the_import_bound_have_their_codes(
 ) -> None:
     owner = await accounts.create()
     monkeypatch.setattr(suppressions, "MAX_PER_ACCOUNT", 2)
-    monkeypatch.setattr(suppressions, "MAX_IMPORT_ROWS", 3)
+    monkeypatch.setattr(suppression_import, "MAX_IMPORT_ROWS", 3)
     csv_headers = {**owner.headers, "Content-Type": "text/csv"}
     big = "channel,value\n" + "".join(f"email,user{n}@acme.example\n" for n in range(4))
     too_long = await client.post(f"{SUPPRESSIONS}/import", content=big.encode(), headers=csv_headers)

@@ -49,6 +49,12 @@ ERRORS = (
         remedy="split it into several imports",
     ),
     ErrorCode(
+        "suppression_import_in_progress",
+        409,
+        when="another suppression CSV of this account is being imported",
+        remedy="send the file again once that import has answered",
+    ),
+    ErrorCode(
         "invalid_action",
         400,
         when="dispatch `action` is not `outreach`",

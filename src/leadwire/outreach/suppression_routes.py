@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from leadwire.outreach import suppressions
+from leadwire.outreach import suppression_import, suppressions
 from leadwire.outreach.operations import READ, SUPPRESSIONS_WRITE
 from leadwire.outreach.suppression_schemas import SuppressionCreate, SuppressionImportOut, SuppressionOut
 from leadwire.platform.callers import Caller
@@ -84,7 +84,9 @@ async def create_suppression(
         "A CSV body (`Content-Type: text/csv`, up to 10 MB and 100,000 lines) with a header naming "
         "`channel` and `value` (and optionally `reason`). Every good line is added, or kept when it is "
         "listed already. Every bad line is counted, and the first 100 are reported with their `line`, "
-        "`field` and `code`. Free; needs `outreach:write`."
+        "`field` and `code`. The lines are written in batches; they count (are checked at dispatch, "
+        "listed) once the whole file is written, and none of them if it fails. One import at a time per "
+        "account. Free; needs `outreach:write`."
     ),
     openapi_extra={
         "requestBody": {
@@ -105,13 +107,19 @@ async def create_suppression(
             "idempotency_key_in_progress",
             "invalid_suppression",
             "suppression_import_too_large",
+            "suppression_import_in_progress",
             "suppression_limit_exceeded",
             "request_payload_too_large",
+            "task_unavailable",
         ),
     },
 )
 async def import_suppressions(
-    request: Request, session: Session, caller: Writer, idem: Idempotency = Depends(idempotent())
+    request: Request,
+    session: Session,
+    caller: Writer,
+    runtime: Runtime = Depends(get_runtime),
+    idem: Idempotency = Depends(idempotent()),
 ) -> JSONResponse:
     raw = await request.body()
     if len(raw) > MAX_CSV_BYTES:
@@ -120,7 +128,9 @@ async def import_suppressions(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ApiError("invalid_suppression", detail="the CSV is not UTF-8 text") from None
-    return await respond(session, idem, ok_item(await suppressions.import_csv(session, caller, text)))
+    # Written in batches of its own transactions; the request's session stores only the answer.
+    outcome = await suppression_import.import_csv(runtime.sessionmaker, caller, text)
+    return await respond(session, idem, ok_item(outcome))
 
 
 @router.get(

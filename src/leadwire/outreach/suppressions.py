@@ -8,25 +8,26 @@ recipient is found however it was written:
 A dispatch whose recipient matches an entry of its channel or of `any` is refused with 409
 `recipient_suppressed`, on v1 as on v2: an opt-out holds whatever version sends.
 
-Entries are added by hand, by CSV, and by the deliveries themselves (`learn`): a hard bounce (SMTP
-5.1.x), a WhatsApp opt-out (131050). Every function runs in its caller's transaction.
+Entries are added by hand, by CSV (`suppression_import.py`), and by the deliveries themselves
+(`learn`): a hard bounce (SMTP 5.1.x), a WhatsApp opt-out (131050). An entry a CSV import wrote counts
+(is checked, listed, read, counted against the bound) only once that import completed (`counted`).
+Every function runs in its caller's transaction.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 import phonenumbers
 from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.domains import normalise_domain
-from leadwire.outreach.models import Suppression
+from leadwire.outreach.models import Suppression, SuppressionImport
 from leadwire.outreach.suppression_schemas import SuppressionOut
 from leadwire.platform.callers import Caller
 from leadwire.platform.db import dialect_insert
@@ -39,10 +40,10 @@ from leadwire.providers.channels import linkedin_profile_url
 
 CHANNELS = ("email", "linkedin", "whatsapp", "any")
 MAX_PER_ACCOUNT = 1_000_000
-MAX_IMPORT_ROWS = 100_000
-MAX_ERRORS = 100
 MAX_REASON = 500
 _BATCH = 2000
+# An import untouched this long was cut off (its process ended): it holds no room, and is deleted.
+STALE = timedelta(seconds=60)
 # An SMTP reply's enhanced status 5.1.x: the address does not exist (RFC 3463) — a hard bounce.
 HARD_BOUNCE = re.compile(r"\b5\.1\.\d{1,3}\b")
 
@@ -152,6 +153,7 @@ async def check(session: AsyncSession, user_id: str, channel: str, recipient: di
                 Suppression.user_id == user_id,
                 Suppression.value.in_(values),
                 Suppression.channel.in_((channel, "any")),
+                counted(),
             )
             .limit(1)
         )
@@ -175,10 +177,25 @@ async def learn(
         await insert_entries(session, user_id, [(channel, kind, values[0], reason[:MAX_REASON], source)])
 
 
+def counted() -> ColumnElement[bool]:
+    """An entry that counts: added by hand or learned, or written by an import that completed (whose
+    record is gone: only unfinished imports keep one, so the set looked up is a handful of rows)."""
+    return or_(Suppression.import_id.is_(None), Suppression.import_id.not_in(_unfinished()))
+
+
+def _unfinished() -> Select[tuple[str]]:
+    return select(SuppressionImport.id)
+
+
 async def insert_entries(
-    session: AsyncSession, user_id: str, entries: Sequence[tuple[str, str, str, str | None, str]]
+    session: AsyncSession,
+    user_id: str,
+    entries: Sequence[tuple[str, str, str, str | None, str]],
+    *,
+    import_id: str | None = None,
 ) -> int:
-    """Insert-or-nothing by (channel, value); the number added."""
+    """Insert-or-nothing by (channel, value); the number added. An entry already there that does not
+    count yet (an unfinished import's) is taken over by the new one, so it counts as this one does."""
     added, now = 0, utcnow()
     for start in range(0, len(entries), _BATCH):
         rows = [
@@ -191,25 +208,64 @@ async def insert_entries(
                 "reason": reason,
                 "source": source,
                 "created_at": now,
+                "import_id": import_id,
             }
             for channel, kind, value, reason, source in entries[start : start + _BATCH]
         ]
+        statement = dialect_insert(session)(Suppression).values(rows)
+        new = statement.excluded
         inserted = await session.execute(
-            dialect_insert(session)(Suppression)
-            .values(rows)
-            .on_conflict_do_nothing()
-            .returning(Suppression.id)
+            statement.on_conflict_do_update(
+                index_elements=[Suppression.user_id, Suppression.channel, Suppression.value],
+                set_={
+                    "kind": new.kind,
+                    "reason": new.reason,
+                    "source": new.source,
+                    "created_at": new.created_at,
+                    "import_id": new.import_id,
+                },
+                where=Suppression.import_id.in_(_unfinished())
+                & Suppression.import_id.is_distinct_from(new.import_id),
+            ).returning(Suppression.id)
         )
         added += len(inserted.scalars().all())
     return added
 
 
-async def _room(session: AsyncSession, user_id: str, wanted: int) -> None:
+async def held(session: AsyncSession, user_id: str) -> int:
+    """The account's entries against its bound: those that count, and the room each running import
+    holds for its lines."""
+    now = utcnow()
+    total = int(await session.scalar(select(func.count()).where(Suppression.user_id == user_id)) or 0)
+    unfinished = (
+        await session.execute(
+            select(
+                SuppressionImport.id,
+                SuppressionImport.status,
+                SuppressionImport.entries,
+                SuppressionImport.touched_at,
+            ).where(SuppressionImport.user_id == user_id)
+        )
+    ).all()
+    if not unfinished:
+        return total
+    written = int(
+        await session.scalar(
+            select(func.count()).where(Suppression.import_id.in_([row.id for row in unfinished]))
+        )
+        or 0
+    )
+    running = sum(
+        row.entries for row in unfinished if row.status == "importing" and row.touched_at > now - STALE
+    )
+    return total - written + running
+
+
+async def room(session: AsyncSession, user_id: str, wanted: int) -> None:
     """409 `suppression_limit_exceeded` when `wanted` more entries would pass the account's bound. The
     account's row is locked first: two additions at once count one after the other."""
     await session.execute(select(User.id).where(User.id == user_id).with_for_update())
-    held = int(await session.scalar(select(func.count()).where(Suppression.user_id == user_id)) or 0)
-    if held + wanted > MAX_PER_ACCOUNT:
+    if await held(session, user_id) + wanted > MAX_PER_ACCOUNT:
         raise ApiError(
             "suppression_limit_exceeded", detail=f"an account holds at most {MAX_PER_ACCOUNT:,} entries"
         )
@@ -220,7 +276,7 @@ async def add(
 ) -> tuple[SuppressionOut, bool]:
     """The entry, and whether it is new (an entry already listed is answered as it is)."""
     kind, normal = normalised(channel, value)
-    await _room(session, caller.user_id, 1)
+    await room(session, caller.user_id, 1)
     added = await insert_entries(session, caller.user_id, [(channel, kind, normal, reason, "manual")])
     entry = (
         await session.execute(
@@ -248,8 +304,12 @@ def view(entry: Suppression) -> SuppressionOut:
 
 
 async def get_owned(session: AsyncSession, caller: Caller, suppression_id: str) -> Suppression:
-    entry = await session.get(Suppression, suppression_id[:32])
-    if entry is None or entry.user_id != caller.user_id:
+    entry = await session.scalar(
+        select(Suppression).where(
+            Suppression.id == suppression_id[:32], Suppression.user_id == caller.user_id, counted()
+        )
+    )
+    if entry is None:
         raise ApiError("suppression_not_found")
     return entry
 
@@ -269,7 +329,7 @@ async def list_entries(
     cursor: str | None,
 ) -> tuple[list[SuppressionOut], str | None]:
     """Newest first; `value` finds one recipient's entries (normalised as the entries are)."""
-    statement = select(Suppression).where(Suppression.user_id == caller.user_id)
+    statement = select(Suppression).where(Suppression.user_id == caller.user_id, counted())
     if channel is not None:
         statement = statement.where(Suppression.channel == channel)
     if value is not None:
@@ -288,59 +348,3 @@ def _lookups(value: str) -> list[str]:
         if normal is not None:
             found.add(normal)
     return sorted(found)
-
-
-async def import_csv(session: AsyncSession, caller: Caller, text: str) -> dict[str, Any]:
-    """Entries from CSV lines `channel,value[,reason]` (a header line names them): every good line
-    added (or already listed), every bad one reported with its line and code (the first 100 listed)."""
-    if "\x00" in text:
-        raise ApiError("invalid_suppression", detail="the CSV holds a NUL character")
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
-    header = {(h or "").strip().casefold() for h in reader.fieldnames or []}
-    if not {"channel", "value"} <= header:
-        raise ApiError(
-            "invalid_suppression", detail="the CSV's header names no `channel` and `value` columns"
-        )
-    entries: list[tuple[str, str, str, str | None, str]] = []
-    errors: list[dict[str, Any]] = []
-    rejected = 0
-    try:
-        for row in reader:
-            if len(entries) + rejected >= MAX_IMPORT_ROWS:
-                raise ApiError("suppression_import_too_large", detail=f"at most {MAX_IMPORT_ROWS:,} lines")
-            line = reader.line_num
-            fields = {
-                (k or "").strip().casefold(): (v or "").strip() for k, v in row.items() if isinstance(v, str)
-            }
-            outcome = _line(line, fields)
-            if isinstance(outcome, dict):
-                rejected += 1
-                if len(errors) < MAX_ERRORS:
-                    errors.append(outcome)
-            else:
-                entries.append(outcome)
-    except csv.Error as exc:
-        raise ApiError("invalid_suppression", detail=f"line {reader.line_num}: {exc}"[:200]) from None
-    await _room(session, caller.user_id, len(entries))
-    added = await insert_entries(session, caller.user_id, entries)
-    return {
-        "accepted": len(entries),
-        "added": added,
-        "already_listed": len(entries) - added,
-        "rejected": rejected,
-        "errors": errors,
-    }
-
-
-def _line(line: int, fields: dict[str, str]) -> tuple[str, str, str, str | None, str] | dict[str, Any]:
-    channel = fields.get("channel", "").casefold()
-    if channel not in CHANNELS:
-        return {"line": line, "field": "channel", "code": "invalid_channel"}
-    reason = fields.get("reason") or None
-    if reason is not None and len(reason) > MAX_REASON:
-        return {"line": line, "field": "reason", "code": "reason_too_long"}
-    try:
-        kind, value = normalised(channel, fields.get("value", ""))
-    except ApiError:
-        return {"line": line, "field": "value", "code": "invalid_value"}
-    return channel, kind, value, reason, "import"

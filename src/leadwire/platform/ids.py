@@ -34,6 +34,7 @@ PREFIXES = frozenset(
         "mon",
         "mrun",
         "sup",
+        "supi",
     }
 )
 

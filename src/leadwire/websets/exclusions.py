@@ -99,9 +99,10 @@ async def _owned(session: AsyncSession, caller: Caller, given: Sequence[Exclusio
     for source, (id_column, user_column) in tables.items():
         wanted = list(dict.fromkeys(e.id for e in given if e.source == source))
         if wanted:
-            found = await session.execute(
-                select(id_column).where(id_column.in_(wanted), user_column == caller.user_id)
-            )
+            statement = select(id_column).where(id_column.in_(wanted), user_column == caller.user_id)
+            if source == "import":  # one still being written holds nothing yet
+                statement = statement.where(Import.status == "completed")
+            found = await session.execute(statement)
             owned.update((source, found_id) for found_id in found.scalars())
     return owned
 

@@ -26,6 +26,7 @@ from leadwire.platform.http import (
     require,
     respond,
 )
+from leadwire.platform.offload import in_child
 from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.platform.validation import validate
@@ -69,6 +70,7 @@ _REQUEST_BODY["requestBody"]["content"][CSV_MEDIA] = {
             "import_too_large",
             "import_limit_exceeded",
             "request_payload_too_large",
+            "task_unavailable",
         ),
     },
 )
@@ -76,6 +78,7 @@ async def create_import(
     request: Request,
     session: Session,
     caller: Writer,
+    runtime: Runtime = Depends(get_runtime),
     idem: Idempotency = Depends(idempotent()),
     title: str | None = Query(default=None, description="CSV: the import's title (at most 200 characters)"),
     name_column: str | None = Query(default=None, description="CSV: the column of company names"),
@@ -83,28 +86,26 @@ async def create_import(
     country_column: str | None = Query(default=None, description="CSV: the column of country codes"),
 ) -> JSONResponse:
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    # The body is checked in a child process and written in batches of their own transactions: the
+    # request's session stores only the answer.
     if media == CSV_MEDIA:
         given: dict[str, Any] = {"name": name_column, "domain": domain_column, "country": country_column}
-        body = validate(ImportOptions, {"title": title, "columns": given})
+        options = validate(ImportOptions, {"title": title, "columns": given})
         try:
             text = (await request.body()).decode("utf-8")
         except UnicodeDecodeError:
             raise ApiError("invalid_import", detail="the CSV is not UTF-8 text") from None
-        header, rows = imports.csv_rows(text)
-        columns: dict[str, str] | None = imports.mapping(header, body.columns)
-        fmt = "csv"
+        checked = await in_child(imports.from_csv, text, options.columns, imports.MAX_IMPORT_ROWS)
+        import_title, fmt = options.title, "csv"
     else:
         if len(await request.body()) > MAX_JSON_IMPORT_BYTES:  # parsed JSON takes many times its size
             raise ApiError("request_payload_too_large", detail="a JSON import is at most 10 MiB; send CSV")
-        body = validate(ImportRequest, await read_json_object(request))
-        header, rows = imports.json_rows(body.rows)
-        mapped = imports.mapping(header, body.columns)
-        columns = mapped if body.columns is not None else None  # else each row by its own names
-        fmt = "json"
-    if not rows:
-        raise ApiError("invalid_import", param="rows", detail="no rows")
+        body, checked = await in_child(
+            imports.from_json, await read_json_object(request), imports.MAX_IMPORT_ROWS
+        )
+        import_title, fmt = body.title, "json"
     created = await imports.create(
-        session, caller, title=body.title, source_format=fmt, rows=rows, columns=columns
+        runtime.sessionmaker, caller, title=import_title, source_format=fmt, rows=checked
     )
     return await respond(session, idem, ok_item(created), status=201)
 

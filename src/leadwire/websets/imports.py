@@ -4,29 +4,46 @@ prospect lists to leave out (`exclude: [{source: "import", id}]`).
 Columns are found by name — `name` (or `company`, `company_name`), `domain` (or `website`, `url`),
 `country` (or `country_code`) — unless `columns` maps them. A row needs a name or a domain; a domain is
 normalised and a country is an ISO 3166 alpha-2 code. A bad row is rejected with its line, field and
-code, and the rest are kept: the first `MAX_ERRORS` errors are listed, all are counted. The import is
-written in the request's transaction, whole or not at all.
+code, and the rest are kept: the first `MAX_ERRORS` errors are listed, all are counted.
+
+A body is read and checked in a child process (`platform.offload`: a 50 MB CSV takes seconds), and its
+rows written in batches of `BATCH`, each its own short transaction (`platform.batches`), so that
+another account's writes go on meanwhile. The import is whole by its status: `importing` while its
+rows are written, read by nothing (not listed, not found, no list's seed or exclusion), `completed` in
+the transaction of its last batch. One that fails is marked `failed`, its rows and then itself
+deleted; one cut off with its process is untouched for `STALE`, and the account's next import deletes
+it.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
-from typing import Any
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as default
+from datetime import timedelta
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import AsyncSession
+import sqlalchemy as sa
+from sqlalchemy import Table, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from leadwire.domains import normalise_domain
+from leadwire.platform.batches import delete_in_batches, write_in_batches
 from leadwire.platform.callers import Caller
+from leadwire.platform.db import insert_rows, transaction
 from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import User
+from leadwire.platform.validation import validate
 from leadwire.websets.models import Import, ImportRow
-from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut
+from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut, ImportRequest
+
+log = logging.getLogger(__name__)
 
 MAX_ERRORS = 100
 MAX_IMPORTS_PER_ACCOUNT = 200
@@ -38,12 +55,64 @@ KNOWN_COLUMNS = {
     "domain": ("domain", "website", "url", "company_domain", "web"),
     "country": ("country", "country_code", "country code"),
 }
-_BATCH = 2000
+BATCH = 2000
+COMPLETED = "completed"
+# An import untouched this long while importing was cut off (its process ended).
+STALE = timedelta(seconds=60)
 
 Row = tuple[int, Mapping[str, Any]]  # (line, the row's values by column)
+_ROWS = cast(Table, ImportRow.__table__)
 
 
-def csv_rows(text: str) -> tuple[list[str], list[Row]]:
+@dataclass
+class Checked:
+    """A body's rows checked: those to keep, and what was wrong with the others."""
+
+    rows: int = 0
+    accepted: list[dict[str, Any]] = default(default_factory=list)
+    rejected: int = 0
+    errors: list[dict[str, Any]] = default(default_factory=list)
+
+
+def from_csv(text: str, columns: ImportColumns | None, max_rows: int) -> Checked:
+    """A CSV body checked (in the child process): its header mapped, every row checked."""
+    header, rows = csv_rows(text, max_rows)
+    return check_all(rows, mapping(header, columns))
+
+
+def from_json(body: dict[str, Any], max_rows: int) -> tuple[ImportRequest, Checked]:
+    """A JSON body validated and checked (in the child process). Each row is read by its own key
+    names unless `columns` maps them."""
+    request = validate(ImportRequest, body)
+    return request, from_rows(request.rows, request.columns, max_rows)
+
+
+def from_rows(given: list[dict[str, Any]], columns: ImportColumns | None, max_rows: int) -> Checked:
+    header, rows = json_rows(given)
+    mapped = mapping(header, columns)
+    if len(rows) > max_rows:
+        raise _too_large(max_rows)
+    return check_all(rows, mapped if columns is not None else None)
+
+
+def check_all(rows: list[Row], columns: Mapping[str, str] | None) -> Checked:
+    """Every row checked (`columns`: the import's mapping, or None to read each row by its own names);
+    400 `invalid_import` for none."""
+    if not rows:
+        raise ApiError("invalid_import", param="rows", detail="no rows")
+    checked_rows = Checked(rows=len(rows))
+    for line, raw in rows:
+        outcome = checked(line, raw, columns if columns is not None else row_columns(raw))
+        if "code" not in outcome:
+            checked_rows.accepted.append(outcome)
+        else:
+            checked_rows.rejected += 1
+            if len(checked_rows.errors) < MAX_ERRORS:
+                checked_rows.errors.append(outcome)
+    return checked_rows
+
+
+def csv_rows(text: str, max_rows: int = MAX_IMPORT_ROWS) -> tuple[list[str], list[Row]]:
     """The header and the rows of a CSV text, each with its line number (the header is line 1); 400
     `invalid_import` for text no CSV reader takes (NUL, a field past `csv.field_size_limit`)."""
     if "\x00" in text:
@@ -56,15 +125,15 @@ def csv_rows(text: str) -> tuple[list[str], list[Row]]:
         rows: list[Row] = []
         for row in reader:
             rows.append((reader.line_num, row))
-            if len(rows) > MAX_IMPORT_ROWS:
-                raise _too_large()
+            if len(rows) > max_rows:
+                raise _too_large(max_rows)
     except csv.Error as exc:
         raise ApiError("invalid_import", detail=f"line {reader.line_num}: {exc}"[:200]) from None
     return header, rows
 
 
-def _too_large() -> ApiError:
-    return ApiError("import_too_large", detail=f"at most {MAX_IMPORT_ROWS:,} rows")
+def _too_large(max_rows: int) -> ApiError:
+    return ApiError("import_too_large", detail=f"at most {max_rows:,} rows")
 
 
 def json_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[Row]]:
@@ -137,56 +206,118 @@ def _text(value: Any) -> str | None:
 
 
 async def create(
-    session: AsyncSession,
+    maker: async_sessionmaker[AsyncSession],
     caller: Caller,
     *,
     title: str | None,
     source_format: str,
-    rows: list[Row],
-    columns: Mapping[str, str] | None,
+    rows: Checked,
 ) -> ImportOut:
-    """The import with its accepted rows (`columns`: the import's mapping, or None to read each row by
-    its own names), every row checked before the first statement so a write holds the database briefly;
-    413 `import_too_large` past `MAX_IMPORT_ROWS` rows, 409 `import_limit_exceeded` past the account's
-    imports."""
-    if len(rows) > MAX_IMPORT_ROWS:
-        raise _too_large()
-    accepted: list[dict[str, Any]] = []
-    errors: list[dict[str, Any]] = []
-    rejected = 0
-    for line, raw in rows:
-        outcome = checked(line, raw, columns if columns is not None else row_columns(raw))
-        if "code" not in outcome:
-            accepted.append(outcome)
-        else:
-            rejected += 1
-            if len(errors) < MAX_ERRORS:
-                errors.append(outcome)
-    # The account's row locked first: two imports at once count one after the other, never both under.
-    await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update())
-    held = await session.scalar(
-        select(Import.id).where(Import.user_id == caller.user_id).offset(MAX_IMPORTS_PER_ACCOUNT - 1).limit(1)
-    )
-    if held is not None:
-        raise ApiError("import_limit_exceeded")
-    record = Import(
-        id=new_id("imp"),
-        user_id=caller.user_id,
-        title=title,
-        source_format=source_format,
-        status="completed",
-        rows=len(rows),
-        accepted=len(accepted),
-        rejected=rejected,
-        errors=errors,
-        created_at=utcnow(),
-    )
-    session.add(record)
-    await session.flush()
-    for start in range(0, len(accepted), _BATCH):
-        batch = [{**row, "import_id": record.id} for row in accepted[start : start + _BATCH]]
-        await session.execute(insert(ImportRow), batch)
+    """The import of checked rows, written a batch at a time; 409 `import_limit_exceeded` past the
+    account's imports."""
+    record = await _begin(maker, caller.user_id, title=title, source_format=source_format, rows=rows)
+
+    async def write(session: AsyncSession, batch: Sequence[dict[str, Any]]) -> None:
+        await _touch(session, record.id)
+        await insert_rows(session, _ROWS, [{**row, "import_id": record.id} for row in batch])
+
+    try:
+        await write_in_batches(maker, rows.accepted, write, size=BATCH)
+        async with transaction(maker) as session:
+            await _touch(session, record.id, status=COMPLETED)
+    except BaseException:
+        await _give_up(maker, record.id)
+        raise
+    record.status = COMPLETED
     return view(record)
+
+
+async def _begin(
+    maker: async_sessionmaker[AsyncSession],
+    user_id: str,
+    *,
+    title: str | None,
+    source_format: str,
+    rows: Checked,
+) -> Import:
+    """The import's record, `importing`, under the account's row lock: two imports at once count one
+    after the other, never both under. The account's imports cut off are given up here."""
+    now = utcnow()
+    async with transaction(maker) as session:
+        await session.execute(select(User.id).where(User.id == user_id).with_for_update())
+        await session.execute(
+            update(Import)
+            .where(Import.user_id == user_id, Import.status == "importing", Import.touched_at <= now - STALE)
+            .values(status="failed")
+        )
+        given_up = list(
+            await session.scalars(
+                select(Import.id).where(Import.user_id == user_id, Import.status == "failed")
+            )
+        )
+        held = await session.scalar(
+            select(Import.id)
+            .where(Import.user_id == user_id, Import.status != "failed")
+            .offset(MAX_IMPORTS_PER_ACCOUNT - 1)
+            .limit(1)
+        )
+        if held is not None:
+            raise ApiError("import_limit_exceeded")
+        record = Import(
+            id=new_id("imp"),
+            user_id=user_id,
+            title=title,
+            source_format=source_format,
+            status="importing",
+            rows=rows.rows,
+            accepted=len(rows.accepted),
+            rejected=rows.rejected,
+            errors=rows.errors,
+            created_at=now,
+            touched_at=now,
+        )
+        session.add(record)
+    for import_id in given_up:
+        await _delete(maker, import_id)
+    return record
+
+
+async def _touch(session: AsyncSession, import_id: str, *, status: str = "importing") -> None:
+    """The import marked alive (or completed) in the batch's transaction; 503 when it was given up
+    meanwhile (untouched past `STALE`), so that nothing more of it is written."""
+    moved = await session.execute(
+        update(Import)
+        .where(Import.id == import_id, Import.status == "importing")
+        .values(status=status, touched_at=utcnow())
+    )
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        raise ApiError("task_unavailable", detail="the import was interrupted; send it again")
+
+
+async def _give_up(maker: async_sessionmaker[AsyncSession], import_id: str) -> None:
+    """A failed import marked `failed` (read by nothing), then deleted; when the database is what
+    failed, the account's next import finishes this."""
+    try:
+        async with transaction(maker) as session:
+            await session.execute(update(Import).where(Import.id == import_id).values(status="failed"))
+        await _delete(maker, import_id)
+    except Exception as exc:  # the import's own failure is what its caller reports
+        log.warning("a failed import is left to the next one: %s", type(exc).__name__)
+
+
+async def _delete(maker: async_sessionmaker[AsyncSession], import_id: str) -> None:
+    """An import's rows a batch at a time, then the import."""
+
+    async def delete_batch(session: AsyncSession) -> int:
+        lines = select(ImportRow.line).where(ImportRow.import_id == import_id).limit(BATCH)
+        result = await session.execute(
+            sa.delete(ImportRow).where(ImportRow.import_id == import_id, ImportRow.line.in_(lines))
+        )
+        return int(result.rowcount)  # type: ignore[attr-defined]
+
+    await delete_in_batches(maker, delete_batch, at_most=MAX_IMPORT_ROWS // BATCH + 2)
+    async with transaction(maker) as session:
+        await session.execute(sa.delete(Import).where(Import.id == import_id))
 
 
 def view(record: Import) -> ImportOut:
@@ -213,7 +344,9 @@ async def get_owned(
 ) -> Import:
     """The caller's import, or 404 `code` (also for another account's)."""
     record = await session.scalar(
-        select(Import).where(Import.id == import_id[:64], Import.user_id == caller.user_id)
+        select(Import).where(
+            Import.id == import_id[:64], Import.user_id == caller.user_id, Import.status == COMPLETED
+        )
     )
     if record is None:
         raise ApiError(code, param=param)
@@ -240,7 +373,7 @@ async def list_imports(
     session: AsyncSession, codec: CursorCodec, caller: Caller, *, limit: int, cursor: str | None
 ) -> tuple[list[ImportOut], str | None]:
     """Newest first; `next_cursor` resumes after the last one shown."""
-    statement = select(Import).where(Import.user_id == caller.user_id)
+    statement = select(Import).where(Import.user_id == caller.user_id, Import.status == COMPLETED)
     found, next_cursor = await newest_first(
         session, codec, statement, Import.id, limit=limit, cursor=cursor, bound_to="imports"
     )

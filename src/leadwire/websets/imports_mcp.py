@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Deleted, ToolKit, given, tool_error
+from leadwire.platform.offload import in_child
 from leadwire.platform.pagination import page
 from leadwire.websets import imports, service
 from leadwire.websets.operations import READ, WRITE
@@ -46,15 +47,13 @@ def register_tools(kit: ToolKit) -> None:
         caller = await kit.allowed(WRITE)
         body = kit.validate(ImportRequest, given(rows=rows, title=title, columns=columns))
 
-        async def create(session: AsyncSession) -> ImportOut:
-            header, found = imports.json_rows(body.rows)
-            mapped = imports.mapping(header, body.columns)
-            columns = mapped if body.columns is not None else None  # else each row by its own names
+        async def create() -> ImportOut:
+            checked = await in_child(imports.from_rows, body.rows, body.columns, imports.MAX_IMPORT_ROWS)
             return await imports.create(
-                session, caller, title=body.title, source_format="json", rows=found, columns=columns
+                kit.get_runtime().sessionmaker, caller, title=body.title, source_format="json", rows=checked
             )
 
-        return await kit.write(create)
+        return await kit.refusing(create())
 
     @kit.server.tool(description="List your imports, newest first.")
     async def list_imports(limit: ListLimit = 20, cursor: str | None = None) -> dict[str, Any]:

@@ -216,13 +216,16 @@ class Import(Base):
     user_id: Mapped[str] = mapped_column(String(32), ForeignKey("users.id", ondelete="CASCADE"))
     title: Mapped[str | None] = mapped_column(String(200), nullable=True)
     source_format: Mapped[str] = mapped_column(String(8))  # csv or json
-    status: Mapped[str] = mapped_column(String(16))  # completed: an import is checked as it arrives
+    # importing (its rows written in batches; read by nothing yet) | completed | failed (being deleted)
+    status: Mapped[str] = mapped_column(String(16))
     rows: Mapped[int] = mapped_column(Integer)
     accepted: Mapped[int] = mapped_column(Integer)
     rejected: Mapped[int] = mapped_column(Integer)
     # The first `MAX_ERRORS` rejected lines' `{line, field, code}`; `rejected` counts them all.
     errors: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Written by every batch while importing: one untouched for a minute was cut off (its process ended).
+    touched_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
 
 
 class ImportRow(Base):
