@@ -159,7 +159,7 @@ def _prepare(settings: Settings) -> None:
     from leadwire.platform.logging import configure_logging
 
     configure_logging(settings.log_level)
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.ensure_data_dir()
     install_capabilities(settings)
 
 

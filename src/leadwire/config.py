@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import os
+import stat
 from functools import cached_property
 from pathlib import Path
 
@@ -76,6 +79,12 @@ class Settings(BaseSettings):
     # HTTP hardening. Hosts: comma-separated names the API answers to ("*" = any); the health
     # endpoints answer any host (load balancers probe by address).
     allowed_hosts: str = "localhost,127.0.0.1,[::1]"
+    # Peers (addresses and CIDR networks, comma-separated; "*" any) whose X-Forwarded-Proto and
+    # X-Forwarded-For count: the scheme that decides the console cookie's Secure flag, and the client
+    # address of the failed-auth guard. A header from any other peer is ignored.
+    trusted_proxies: str = "127.0.0.1,::1"
+    # The console's cookies carry Secure whatever the scheme the request arrived with.
+    console_secure_cookies: bool = False
     # Browser origins allowed to call /mcp/ (none by default: MCP clients are not browsers).
     allowed_origins: str = ""
     metrics_token: str | None = None  # when set, GET /metrics needs `Authorization: Bearer <token>`
@@ -140,6 +149,21 @@ class Settings(BaseSettings):
             raise ValueError("between 1 and 30 positive numbers of seconds")
         return value
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _trusted_proxies(cls, value: str) -> str:
+        for part in _split(value):
+            if part != "*":
+                try:
+                    ipaddress.ip_network(part, strict=False)
+                except ValueError:
+                    raise ValueError(f"{part!r} is not an address or a CIDR network") from None
+        return value
+
+    @property
+    def trusted_proxy_list(self) -> list[str]:
+        return list(_split(self.trusted_proxies))
+
     @property
     def webhook_retry_delays(self) -> tuple[float, ...]:
         return tuple(float(part) for part in _split(self.webhook_retry_schedule))
@@ -176,17 +200,25 @@ class Settings(BaseSettings):
     def resolved_world_dir(self) -> Path:
         return self.world_dir or self.data_dir / "world"
 
+    def ensure_data_dir(self) -> Path:
+        """The data directory, created readable by this user only (0700): it holds the database, the
+        secret key and the messages the sandbox sent. One that exists keeps its mode (it may be a
+        directory the operator shares on purpose); the files in it are 0600 all the same."""
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return self.data_dir
+
     @cached_property
     def resolved_secret_key(self) -> str:
-        """The Fernet key for stored provider credentials; generated into the data dir once."""
+        """The Fernet key for stored provider credentials; generated into the data dir once (0600)."""
         if self.secret_key:
             return self.secret_key
         path = self.data_dir / "secret.key"
         if path.exists():
+            keep_private(path)
             return path.read_text().strip()
         from cryptography.fernet import Fernet
 
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.ensure_data_dir()
         try:
             # O_EXCL: when two processes start together, the first writer wins and both read its key.
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -195,6 +227,14 @@ class Settings(BaseSettings):
         with os.fdopen(fd, "w") as handle:
             handle.write(Fernet.generate_key().decode())
         return path.read_text().strip()
+
+
+def keep_private(path: Path) -> None:
+    """`path`, if it exists and others may read or write it, made this user's only (0600). A file
+    this user does not own is left as it is (its owner chose its mode)."""
+    with contextlib.suppress(FileNotFoundError, PermissionError):
+        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+            path.chmod(0o600)
 
 
 def _split(value: str) -> tuple[str, ...]:

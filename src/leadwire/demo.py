@@ -31,7 +31,7 @@ class DemoAccount:
 
 
 def _write_key(path: Path, key: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the data directory, as Settings makes it
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(key + "\n")

@@ -35,10 +35,10 @@ async def static_file(name: str) -> Response:
 
 
 @router.get("/sign-in")
-async def sign_in_form(request: Request) -> HTMLResponse:
+async def sign_in_form(request: Request, runtime: Runtime = Depends(get_runtime)) -> HTMLResponse:
     csrf = secrets.token_urlsafe(24)
     response = web.page("sign_in.html", title="Sign in", signed_in=False, csrf=csrf, error=None)
-    web.set_cookie(request, response, web.SIGN_IN_COOKIE, csrf, 600)
+    web.set_cookie(request, runtime.settings, response, web.SIGN_IN_COOKIE, csrf, 600)
     return response
 
 
@@ -65,10 +65,12 @@ async def sign_in(
             csrf=again,
             error=refused.detail or refused.code,
         )
-        web.set_cookie(request, response, web.SIGN_IN_COOKIE, again, 600)
+        web.set_cookie(request, runtime.settings, response, web.SIGN_IN_COOKIE, again, 600)
         return response
     signed: Response = web.to("/console")
-    web.set_cookie(request, signed, web.SESSION_COOKIE, token, sessions.SESSION_HOURS * 3600)
+    web.set_cookie(
+        request, runtime.settings, signed, web.SESSION_COOKIE, token, sessions.SESSION_HOURS * 3600
+    )
     signed.delete_cookie(web.SIGN_IN_COOKIE, path="/console")
     return signed
 

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from leadwire.config import Settings
 from leadwire.console import sessions
 from leadwire.platform.callers import Permission
 from leadwire.platform.errors import ApiError
@@ -60,7 +61,12 @@ def to(path: str) -> RedirectResponse:
     return RedirectResponse(path, status_code=303, headers=SECURITY_HEADERS)
 
 
-def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
+def set_cookie(
+    request: Request, settings: Settings, response: Response, name: str, value: str, max_age: int
+) -> None:
+    """A console cookie: HTTP-only, SameSite=Strict, and Secure when the request came over https
+    (as a proxy of `LEADWIRE_TRUSTED_PROXIES` says, or the socket) or the operator forces it
+    (`LEADWIRE_CONSOLE_SECURE_COOKIES`)."""
     response.set_cookie(
         name,
         value,
@@ -68,7 +74,7 @@ def set_cookie(request: Request, response: Response, name: str, value: str, max_
         path="/console",
         httponly=True,
         samesite="strict",
-        secure=request.url.scheme == "https",
+        secure=settings.console_secure_cookies or request.url.scheme == "https",
     )
 
 

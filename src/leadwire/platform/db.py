@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -26,10 +29,12 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
+
+from leadwire.config import keep_private
 
 if TYPE_CHECKING:
     from leadwire.config import Settings
@@ -129,6 +134,7 @@ def make_engine(
     """
     timeouts = timeouts or DbTimeouts()
     if is_sqlite_url(url):
+        private_sqlite_files(url)
         engine = create_async_engine(
             url,
             connect_args={"timeout": timeouts.lock},
@@ -188,6 +194,21 @@ def _discard_broken_connections(context: Any) -> None:
     )
     if any(isinstance(cause, broken) for cause in causes):
         context.is_disconnect = True
+
+
+def private_sqlite_files(url: str) -> None:
+    """The SQLite database and its -wal and -shm files readable by this user only (0600): they hold
+    personal data and sealed secrets. A database not there yet is created 0600 before SQLite opens
+    it, and SQLite gives its -wal and -shm the database's mode. An in-memory database has no file."""
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    if not path.exists() and path.parent.is_dir():
+        with contextlib.suppress(FileExistsError):  # another process created it meanwhile
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        keep_private(name)
 
 
 def _configure_sqlite(engine: AsyncEngine, *, begin: str | None, busy_seconds: float) -> None:

@@ -138,6 +138,10 @@ def protocol_class(settings: Settings) -> type[GuardedHttpToolsProtocol]:
 def uvicorn_config(app: Any, settings: Settings, *, host: str, port: int, **overrides: Any) -> uvicorn.Config:
     options: dict[str, Any] = {
         "http": protocol_class(settings),
+        # X-Forwarded-Proto and X-Forwarded-For count from these peers only (`LEADWIRE_TRUSTED_PROXIES`),
+        # never from uvicorn's own FORWARDED_ALLOW_IPS: the scheme and client address the app sees.
+        "proxy_headers": True,
+        "forwarded_allow_ips": settings.trusted_proxy_list,
         "log_config": None,
         "access_log": False,
         "lifespan": "on",
