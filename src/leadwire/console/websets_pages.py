@@ -70,8 +70,9 @@ async def opening(
     session: AsyncSession, caller: Caller, webset_id: str, *, start: int | None, items_revision: int | None
 ) -> streams.Opening:
     """Where the page's live stream starts (404 `webset_not_found` unless the list is the caller's
-    account's), read before the stream's headers."""
-    await service.get_owned(session, caller, webset_id)
+    account's; 403 when its items are made of data the caller may not read), read before the stream's
+    headers."""
+    await service.get_readable(session, caller, webset_id)
     return await streams.opening(session, webset_id, start=start, items_revision=items_revision)
 
 

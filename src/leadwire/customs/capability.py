@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from leadwire.customs import jobs
 from leadwire.customs.operations import OPERATIONS
-from leadwire.platform.capability import PAID_PLANS, Capability, Feature
+from leadwire.platform.capability import Capability
+from leadwire.providers.data_rights import TRADE_RECORDS
 
 CAPABILITY = Capability(
     name="customs",
     scopes=("customs:read", "customs:write"),
     routers=("leadwire.customs.routes",),
     actions=jobs.ACTIONS,
-    features=(Feature("customs", PAID_PLANS),),
+    features=(TRADE_RECORDS.plan_feature,),
     operations=OPERATIONS,
 )

@@ -141,14 +141,18 @@ PLATFORM_ERRORS = (
         403,
         when=(
             "the key lacks the scope of the endpoint, of the job's capability when reading or"
-            " cancelling a job, or of the API key it creates or revokes"
+            " cancelling a job, of the API key it creates or revokes, or of the data a path reads"
+            " (`customs:read` for customs records, `research:read` for contacts)"
         ),
         remedy="use a key with that scope (`leadwire admin key create --scopes ...`)",
     ),
     ErrorCode(
         "membership_tier_insufficient",
         403,
-        when=("the plan does not include the capability (customs and contacts need `pro` or `business`)"),
+        when=(
+            "the plan does not include the capability or the data a path reads (customs records and "
+            "contacts, in their own endpoints and in prospect lists, need `pro` or `business`)"
+        ),
         remedy="upgrade the plan",
     ),
     ErrorCode(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from leadwire.platform.capability import PAID_PLANS, Capability, Feature
+from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
+from leadwire.providers.data_rights import CONTACTS
 from leadwire.research import jobs
 from leadwire.research.operations import OPERATIONS
 
@@ -22,7 +23,7 @@ CAPABILITY = Capability(
     scopes=("research:read", "research:write"),
     routers=("leadwire.research.routes",),
     actions=(jobs.PUBLIC_WEB_ACTION, jobs.CONTACTS_ACTION),
-    features=(Feature("research"), Feature("contacts", PAID_PLANS)),
+    features=(Feature("research"), CONTACTS.plan_feature),
     operations=OPERATIONS,
     errors=ERRORS,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from leadwire.platform.callers import Permission
 from leadwire.platform.jobs import job_operation
+from leadwire.providers.data_rights import CONTACTS as CONTACT_DATA
 from leadwire.research import service
 from leadwire.research.schemas import ContactsRequest, PublicWebRequest
 
@@ -29,7 +30,7 @@ PUBLIC_WEB = job_operation(
 CONTACTS = job_operation(
     name="research_contacts",
     body=ContactsRequest,
-    permission=Permission("research:write", "task", feature="contacts"),
+    permission=Permission("research:write", "task", feature=CONTACT_DATA.feature),
     start=service.start,
     error_codes=("invalid_domain", "locale_invalid", "membership_tier_insufficient"),
     summary="Find the contacts of a company by its official domain",

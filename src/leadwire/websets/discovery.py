@@ -29,7 +29,7 @@ from leadwire.providers.reasoner import Criterion, PlannedQuery, Prospect, Reaso
 from leadwire.providers.search import SearchProviderError
 from leadwire.providers.trade import TradeStoreError
 from leadwire.search.understand import understand
-from leadwire.websets import exclusions, people, seeding, service, states, trade_seed, views
+from leadwire.websets import data_use, exclusions, people, seeding, service, states, trade_seed, views
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.trade_seed import TradeFacts
 
@@ -155,6 +155,7 @@ BILLED_ENDINGS = frozenset({"completed", "cancelled"})
 async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     webset_id, number = payload["webset_id"], int(payload["run"])
     try:
+        await _may_read(ctx, webset_id)
         return await _run(ctx, webset_id, number)
     except JobFailure:
         raise
@@ -165,6 +166,23 @@ async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         if not is_transient(exc):  # a database that failed the run: the job runs again and resumes
             await _fail(ctx, webset_id, "webset_discovery_failed", type(exc).__name__)
         raise
+
+
+async def _may_read(ctx: JobContext, webset_id: str) -> None:
+    """A run reads what its list is made of with the plan and the key as they are now (a monitor's
+    slot, a Find More queued before a downgrade): refused, the list fails with the refusal's code."""
+    async with transaction(ctx.runtime.reader) as session:
+        webset = await _webset(session, webset_id)
+        if webset.status not in states.IN_PROGRESS:
+            return
+        try:
+            await data_use.check_run(ctx, session, data_use.of_list(webset.target_kind, webset.seed))
+        except JobFailure as refused:
+            failure = refused
+        else:
+            return
+    await _fail(ctx, webset_id, failure.code, failure.detail)
+    raise failure
 
 
 async def _run(ctx: JobContext, webset_id: str, number: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from leadwire.platform.events import append_events
 from leadwire.platform.jobs import JobContext
 from leadwire.platform.time import utcnow
 from leadwire.providers.reasoner import EnrichmentAsk, EnrichmentFormat
-from leadwire.websets import cells, enrichments, states
+from leadwire.websets import cells, data_use, enrichments, states
 from leadwire.websets.models import EnrichmentCell, Webset, WebsetEnrichment, WebsetItem
 
 BATCH = 25
@@ -38,6 +38,10 @@ async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
     async with transaction(ctx.runtime.reader) as session:
         enrichment = await session.get(WebsetEnrichment, enrichment_id)
         ask = _ask(enrichment) if enrichment is not None else None
+        webset = await session.get(Webset, webset_id)
+        if ask is not None and webset is not None:  # the format's source and the list's own data, now
+            data = data_use.of_list(webset.target_kind, webset.seed) | data_use.of_formats([ask.format])
+            await data_use.check_run(ctx, session, data)
     while ask is not None:
         async with transaction(ctx.runtime.reader) as session:
             look = await _look(session, ctx.job_id, enrichment_id, webset_id, BATCH)

@@ -25,7 +25,7 @@ from leadwire.platform.jobs import Job, cancel_job, create_job
 from leadwire.platform.notify import Notifier
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import iso, utcnow
-from leadwire.websets import states
+from leadwire.websets import data_use, states
 from leadwire.websets.enrichment_schemas import (
     MAX_ENRICHMENTS,
     CellOut,
@@ -56,6 +56,10 @@ async def create(
 ) -> WebsetEnrichment:
     """The enrichment and the job that fills it, in one transaction; 409 past `MAX_ENRICHMENTS`."""
     webset = await owned_webset(session, caller, webset_id, lock=True)
+    # The new column reads the list's items (and, for an email column, the contacts path).
+    await data_use.check_webset(
+        session, caller, webset, columns=False, also=data_use.of_formats([body.format])
+    )
     held = await session.scalar(
         select(func.count()).where(
             WebsetEnrichment.webset_id == webset.id,

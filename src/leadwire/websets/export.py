@@ -97,7 +97,7 @@ async def prepare(
         raise ApiError("invalid_request", param="format", detail="csv or jsonl")
     if match not in MATCHES:
         raise ApiError("invalid_request", param="match", detail=", ".join(MATCHES))
-    webset = await service.get_owned(session, caller, webset_id)
+    webset = await service.get_readable(session, caller, webset_id)
     # Copies outside the session: the export outlives the request's transaction.
     columns = tuple(
         WebsetEnrichment(id=e.id, description=e.description, format=e.format, status=e.status)

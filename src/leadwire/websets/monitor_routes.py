@@ -66,6 +66,7 @@ CURSOR = Query(default=None, description="`next_cursor` of the previous page, un
             "idempotency_key_in_progress",
             "webset_not_found",
             "webset_count_not_available_for_tier",
+            "membership_tier_insufficient",
             "monitor_limit_exceeded",
         ),
     },

@@ -23,7 +23,7 @@ from leadwire.platform.jobs import Job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import User
-from leadwire.websets import service
+from leadwire.websets import data_use, service
 from leadwire.websets.models import Monitor, MonitorRun
 from leadwire.websets.monitor_schemas import (
     MAX_MONITORS_PER_ACCOUNT,
@@ -72,6 +72,7 @@ async def create(session: AsyncSession, caller: Caller, body: MonitorCreate) -> 
     check_cadence(body.cadence)
     service.check_count(caller, body.count)
     webset = await owned_webset(session, caller, body.webset_id, lock=True)
+    await data_use.check_webset(session, caller, webset)  # each slot's run reads what the list reads
     # The account's row, locked, so that two creations cannot both pass the account's bound.
     await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update())
     of_webset = await _count(session, Monitor.webset_id == webset.id)

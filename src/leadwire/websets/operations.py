@@ -31,6 +31,7 @@ CREATE = Operation(
         "webset_seed_invalid",
         "webset_seed_not_found",
         "webset_count_not_available_for_tier",
+        "membership_tier_insufficient",
     ),
     summary="Create a prospect list (webset) from natural-language criteria",
     description=(
@@ -69,6 +70,7 @@ FIND_MORE = job_operation(
         "invalid_exclusion",
         "exclusion_not_found",
         "webset_count_not_available_for_tier",
+        "membership_tier_insufficient",
     ),
     summary="Continue discovery on a prospect list (Find More)",
     description=(
@@ -96,7 +98,12 @@ CREATE_ENRICHMENT = Operation(
     resource="webset_id",
     waits=False,  # an enrichment is followed on itself and on the list's items, not by its job
     created=(EnrichmentOut, "Enrichment created; its cells are being filled"),
-    error_codes=("webset_not_found", "invalid_enrichment", "enrichment_limit_exceeded"),
+    error_codes=(
+        "webset_not_found",
+        "invalid_enrichment",
+        "enrichment_limit_exceeded",
+        "membership_tier_insufficient",
+    ),
     summary="Add an enrichment (a column) to a prospect list",
     description=(
         "Asks every qualified item of the list — those it has and those its runs add later — for a value "

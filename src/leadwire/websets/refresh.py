@@ -24,7 +24,7 @@ from leadwire.platform.jobs import Job, JobContext, JobFailure, NewJob, create_j
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.reasoner import Criterion, Reasoner
-from leadwire.websets import cells, discovery, enrichments, states, views
+from leadwire.websets import cells, data_use, discovery, enrichments, states, views
 from leadwire.websets.models import EnrichmentCell, Webset, WebsetItem
 from leadwire.websets.owned import account_caller
 from leadwire.websets.owned import get_owned as owned_webset
@@ -36,6 +36,7 @@ BATCH = 50
 async def start(session: AsyncSession, runtime: Runtime, caller: Caller, webset_id: str) -> NewJob:
     """The refresh job of a finished list; 409 `webset_busy` while a run is under way."""
     webset = await owned_webset(session, caller, webset_id, lock=True)
+    await data_use.check_webset(session, caller, webset)  # its items read again, its columns refilled
     if webset.status in states.IN_PROGRESS:
         raise ApiError("webset_busy")
     released = await session.scalar(
@@ -59,6 +60,7 @@ async def run(ctx: JobContext, payload: dict[str, Any]) -> dict[str, Any]:
         if webset is None:
             raise JobFailure("webset_not_found")
         query, criteria = webset.query, [Criterion(**c) for c in webset.criteria]
+        await data_use.check_run(ctx, session, data_use.of_list(webset.target_kind, webset.seed))
     reasoner: Reasoner = ctx.adapter("reasoner")
     changed = 0
     while True:

@@ -49,6 +49,8 @@ WebsetsReader = Annotated[Caller, Depends(require(READ))]
 add_creation_route(router, "", CREATE)
 add_creation_route(router, "/{webset_id}/find-more", FIND_MORE)
 READ_ERRORS = ("webset_not_found", "invalid_request")
+# Reading items made of gated data: the plan's refusal (the key's is among every route's codes).
+ITEM_ERRORS = (*READ_ERRORS, "membership_tier_insufficient")
 
 
 def _target_kind(value: str | None) -> str | None:
@@ -127,7 +129,7 @@ async def get_strategy(session: Session, caller: WebsetsReader, webset_id: str) 
         "identify items by `id`. The first page's `stream_cursor` and `items_revision` are the "
         "checkpoint to open the items stream from. Free; needs `websets:read`."
     ),
-    responses={**documented(ItemsPage[ItemOut]), **errors(*READ_ERRORS)},
+    responses={**documented(ItemsPage[ItemOut]), **errors(*ITEM_ERRORS)},
 )
 async def list_items(
     session: Session,
@@ -185,7 +187,7 @@ async def list_items(
             "description": "The file, streamed",
             "content": {m.split(";")[0]: {"schema": {"type": "string"}} for m in export.FORMATS.values()},
         },
-        **errors(*READ_ERRORS, "api_key_rate_limit_exceeded", "api_rate_limit_exceeded"),
+        **errors(*ITEM_ERRORS, "api_key_rate_limit_exceeded", "api_rate_limit_exceeded"),
     },
 )
 async def export_items(
@@ -228,7 +230,7 @@ def _revision(value: str | None) -> int | None:
         "after it. Free; needs `websets:read`."
     ),
     response_class=EventSourceResponse,
-    responses={**SSE_DOC, **errors(*READ_ERRORS)},
+    responses={**SSE_DOC, **errors(*ITEM_ERRORS)},
 )
 async def stream_items(
     request: Request,
@@ -239,7 +241,7 @@ async def stream_items(
     stream_cursor: str | None = Query(default=None, description="`stream_cursor` of the snapshot"),
     items_revision: str | None = Query(default=None, description="`items_revision` of the snapshot"),
 ) -> EventSourceResponse:
-    await service.get_owned(session, caller, webset_id)
+    await service.get_readable(session, caller, webset_id)
     start = resume_point(stream_cursor, request.headers.get("last-event-id"))
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
     opened = await streams.opening(session, webset_id, start=start, items_revision=revision)
@@ -258,7 +260,7 @@ async def stream_items(
         "last event received. Free; needs `websets:read`."
     ),
     response_class=EventSourceResponse,
-    responses={**SSE_DOC, **errors(*READ_ERRORS, "task_not_found")},
+    responses={**SSE_DOC, **errors(*ITEM_ERRORS, "task_not_found")},
 )
 async def stream_find_more(
     request: Request,
@@ -270,7 +272,7 @@ async def stream_find_more(
     stream_cursor: str | None = Query(default=None, description="`stream_cursor` of the snapshot"),
     items_revision: str | None = Query(default=None, description="`items_revision` of the snapshot"),
 ) -> EventSourceResponse:
-    await service.get_owned(session, caller, webset_id)
+    await service.get_readable(session, caller, webset_id)
     if not job_id:
         raise ApiError("invalid_request", param="job_id", detail="the id of the Find More job")
     job = await get_owned_job(session, caller, job_id, actions=lambda action: action == service.FIND_MORE)

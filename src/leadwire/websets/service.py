@@ -20,7 +20,8 @@ from leadwire.platform.jobs import NewJob, create_job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import enrichments, exclusions, imports, states, trade_seed, views
+from leadwire.providers.data_rights import check as check_data
+from leadwire.websets import data_use, enrichments, exclusions, imports, states, trade_seed, views
 from leadwire.websets.models import Webset, WebsetItem
 from leadwire.websets.owned import get_owned
 from leadwire.websets.schemas import CreateWebsetRequest, FindMoreRequest, ItemOut
@@ -56,7 +57,6 @@ async def create(
 ) -> tuple[Webset, NewJob]:
     """The list (generating_criteria), its first run and its preparation job, in one transaction."""
     check_count(caller, body.count)
-    excluded = await exclusions.merged_sources(session, caller, body.exclude)
     if body.seed is not None and body.seed.type == "customs" and body.target_kind != "company":
         # The records name companies: a person list would pay a company row per person it finds.
         raise ApiError(
@@ -65,10 +65,13 @@ async def create(
             detail='a customs seed finds companies: use target_kind "company", then find their people '
             "with the contacts research",
         )
+    seed = body.seed.stored() if body.seed is not None else None
+    columns = data_use.of_formats(asked.format for asked in body.enrichments)
+    check_data(caller, data_use.of_list(body.target_kind, seed) | columns)
     if body.seed is not None and body.seed.type == "import":
         assert body.seed.id is not None
         await imports.get_owned(session, caller, body.seed.id, code="webset_seed_not_found", param="seed.id")
-    seed = body.seed.stored() if body.seed is not None else None
+    excluded = await exclusions.merged_sources(session, caller, body.exclude)
     now = utcnow()
     webset_id = new_id("ws")
     job = await create_job(
@@ -117,6 +120,16 @@ async def create(
         )
     await session.flush()
     return webset, job
+
+
+async def get_readable(
+    session: AsyncSession, caller: Caller, webset_id: str, *, columns: bool = True
+) -> Webset:
+    """The caller's list whose items the caller may read: 403 when they are made of data the plan or
+    the key does not read (`data_use`); with `columns`, the data of its enrichments' cells too."""
+    webset = await get_owned(session, caller, webset_id)
+    await data_use.check_webset(session, caller, webset, columns=columns)
+    return webset
 
 
 async def detail(session: AsyncSession, caller: Caller, webset_id: str) -> dict[str, Any]:
@@ -181,7 +194,7 @@ async def items(
     limit: int,
     cursor: str | None,
 ) -> ItemsSnapshot:
-    webset = await get_owned(session, caller, webset_id)
+    webset = await get_readable(session, caller, webset_id, columns=detail != "compact")
     stream_cursor, revision = await checkpoint(session, webset.id)
     bound = binding(kind="items", webset=webset.id, match=match)
     statement = select(WebsetItem).where(
@@ -209,7 +222,7 @@ async def items_by_id(
 ) -> list[ItemOut]:
     """The released items among `item_ids` that `match` selects, in list order (what a follower of the
     stream reads again at a fuller detail than the event carries)."""
-    webset = await get_owned(session, caller, webset_id)
+    webset = await get_readable(session, caller, webset_id, columns=detail != "compact")
     if not item_ids:
         return []
     statement = select(WebsetItem).where(
@@ -238,6 +251,7 @@ async def find_more(
 ) -> NewJob:
     """A new run excluding everything found: 409 `webset_busy` while one is active."""
     webset = await get_owned(session, caller, webset_id, lock=True)
+    await data_use.check_webset(session, caller, webset)  # the run and its columns' new cells
     if webset.status in states.IN_PROGRESS:
         raise ApiError("webset_busy")
     if webset.strategy is None:  # the creation never got as far as a plan: nothing to continue
