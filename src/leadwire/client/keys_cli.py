@@ -38,6 +38,8 @@ def _print_key(item: dict[str, Any], as_json: bool) -> None:
         if item.get(field):
             lines.append(f"  {field:<12} {item[field]}")
     lines.append(f"  scopes       {', '.join(item['scopes'])}")
+    if item.get("revoked_with"):
+        lines.append(f"  revoked with {item['revoked_with']} key(s) it created")
     if item.get("key"):
         lines.append(f"  key          {item['key']}  (shown once: keep it now)")
     typer.echo("\n".join(lines))

@@ -39,8 +39,9 @@ def _print(item: dict[str, Any], as_json: bool) -> None:
         return
     cadence = item["cadence"]
     when = f"{cadence['cron']} ({cadence['timezone']})"
+    status = item["status"] + (f" ({item['pause_reason']})" if item.get("pause_reason") else "")
     typer.echo(
-        f"monitor {item['id']}  {item['status']}  {item['webset_id']}  {when}"
+        f"monitor {item['id']}  {status}  {item['webset_id']}  {when}"
         f"  count {item['count']}  next {item['next_run_at'] or '-'}"
     )
 

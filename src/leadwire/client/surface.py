@@ -398,8 +398,8 @@ class Operations(Creations[R], Imports[R], Suppressions[R], Sending[R], Enrichme
         return self._run(Call("POST", KEYS, json=query_params(scopes=scopes, name=name), headers=headers))
 
     def revoke_api_key(self, key_id: str) -> R:
-        """Revoke one of the account's keys (this client's own too: it is refused from then on); the key,
-        `status: revoked`."""
+        """Revoke one of the account's keys (this client's own too: it is refused from then on) and the keys
+        it created; the key, `status: revoked`, with `revoked_with`: how many keys went with it."""
         return self._run(Call("POST", f"{KEYS}/{key_id}/revoke"))
 
 

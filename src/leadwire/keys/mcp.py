@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.keys import service
 from leadwire.keys.operations import READ, WRITE
-from leadwire.keys.schemas import KeyCreate, KeyOut, KeyWithSecret
+from leadwire.keys.schemas import KeyCreate, KeyRevoked, KeyWithSecret
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, given, tool_error
 from leadwire.platform.pagination import page
@@ -49,10 +49,11 @@ def register_tools(kit: ToolKit) -> None:
         return await kit.write(lambda session: service.create_key(session, caller, body))
 
     @kit.server.tool(
-        description="Revoke one of the account's API keys (the calling key too): it is refused from now on. "
-        "A key already revoked is returned as it stands."
+        description="Revoke one of the account's API keys (the calling key too): it is refused from now on, "
+        "with the keys it created (revoked_with counts them), and its monitors pause. A key already "
+        "revoked is returned as it stands."
     )
-    async def revoke_api_key(key_id: str) -> KeyOut:
+    async def revoke_api_key(key_id: str) -> KeyRevoked:
         caller = await kit.allowed(WRITE)
         notifier = kit.get_runtime().notifier
         return await kit.write(lambda session: service.revoke(session, notifier, caller, key_id))

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Path, Query
 
 from leadwire.keys import service
 from leadwire.keys.operations import READ, WRITE
-from leadwire.keys.schemas import KeyCreate, KeyOut, KeyWithSecret
+from leadwire.keys.schemas import KeyCreate, KeyOut, KeyRevoked, KeyWithSecret
 from leadwire.platform.callers import Caller
 from leadwire.platform.http import (
     Idempotency,
@@ -100,13 +100,15 @@ async def create_key(
     summary="Revoke an API key",
     description=(
         "The key is refused (401 `api_key_revoked`) from this answer on, the key making the request "
-        "included when it revokes itself. A key already revoked is returned unchanged, so a retry is "
+        "included when it revokes itself, and so are the keys it created through the API, and theirs: "
+        "`revoked_with` counts those revoked now. The monitors set up with any of them pause "
+        "(`pause_reason: key_revoked`). A key already revoked is returned unchanged, so a retry is "
         "safe. A key holding a scope the requesting key lacks is 403 `permission_denied` (unless it is "
         "that key itself); another account's or an unknown id is 404 `api_key_not_found`. Needs "
         "`keys:write`; free."
     ),
     responses={
-        **documented(ItemEnvelope[KeyOut]),
+        **documented(ItemEnvelope[KeyRevoked]),
         **errors(*POST_ERRORS, "api_key_not_found"),
     },
 )

@@ -48,6 +48,15 @@ class KeyOut(TypedDict):
     revoked_at: str | None
 
 
+class KeyRevoked(KeyOut):
+    """The revocation's item: the key, and how many live keys it had created (and they, transitively)
+    were revoked with it by this request."""
+
+    revoked_with: Annotated[
+        int, Field(description="how many keys this key created, directly or not, were revoked with it now")
+    ]
+
+
 class KeyWithSecret(KeyOut):
     """The creation's item: the only time the key itself is shown (a replay of the creation's
     `Idempotency-Key` answers without it: only the key's digest is stored)."""

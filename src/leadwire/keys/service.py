@@ -1,20 +1,21 @@
 """The rules of an account's own API keys: listing them (never a secret or a digest), creating one with
-no more than the creating key holds, and revoking one at once. No HTTP objects here; REST, MCP and the
-console share these functions."""
+no more than the creating key holds, and revoking one at once with the keys it created. No HTTP objects
+here; REST, MCP and the console share these functions."""
 
 from __future__ import annotations
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.keys.schemas import KeyCreate, KeyOut, KeyWithSecret, public_key, with_secret
+from leadwire.keys.schemas import KeyCreate, KeyOut, KeyRevoked, KeyWithSecret, public_key, with_secret
 from leadwire.platform.callers import Caller
 from leadwire.platform.errors import ApiError
+from leadwire.platform.events import DomainEvent, constant, emit
 from leadwire.platform.notify import Notifier
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import ApiKey, User, all_scopes, issue_key, revoke_key
+from leadwire.platform.users import KEYS_REVOKED, ApiKey, User, all_scopes, issue_key, revoke_with_created
 
 LIVE_KEY_LIMIT = 50  # keys neither revoked nor expired, per account
 
@@ -102,29 +103,36 @@ async def create_key(
     key = await session.get(ApiKey, issued.key_id)
     assert key is not None  # just added in this session
     key.expires_at = creator.expires_at
+    key.created_by_key_id = creator.id  # revoked with it
     await session.flush()
     return with_secret(key, issued.key, current_key_id=caller.key_id, now=now)
 
 
-async def revoke(session: AsyncSession, notifier: Notifier, caller: Caller, key_id: str) -> KeyOut:
-    """Revoke one of the account's keys — the caller's own too: from the commit on it is refused
-    (401 `api_key_revoked`), in every API process at once on PostgreSQL. A key already revoked is
-    answered as it stands. A key holding a scope the caller's key lacks is the caller's to revoke only
-    if it is the caller's own (a narrow key cannot take a broader one away)."""
+async def revoke(session: AsyncSession, notifier: Notifier, caller: Caller, key_id: str) -> KeyRevoked:
+    """Revoke one of the account's keys — the caller's own too — and the live keys it created, and
+    theirs: from the commit on they are refused (401 `api_key_revoked`), in every API process at once on
+    PostgreSQL, and the work set up in their names stops (`KEYS_REVOKED`). A key already revoked is
+    answered as it stands (with any live key it created revoked now). A key holding a scope the caller's
+    key lacks is the caller's to revoke only if it is the caller's own (a narrow key cannot take a
+    broader one away); the keys it created hold no scope it lacks."""
     key = (
         await session.execute(select(ApiKey).where(ApiKey.id == key_id, ApiKey.user_id == caller.user_id))
     ).scalar_one_or_none()
     if key is None:
         raise ApiError("api_key_not_found", param="key_id")
-    if key.revoked_at is None:
-        beyond = sorted(set(key.scopes) - caller.scopes)
-        if beyond and key.id != caller.key_id:
-            raise ApiError(
-                "permission_denied",
-                param="key_id",
-                detail=f"that key holds {', '.join(beyond)}, which this key lacks: revoke it with a key "
-                "holding every scope it has",
-            )
-        await revoke_key(session, notifier, key.id)
-        await session.flush()
-    return public_key(key, current_key_id=caller.key_id, now=utcnow())
+    now = utcnow()
+    beyond = sorted(set(key.scopes) - caller.scopes)
+    if beyond and key.id != caller.key_id:
+        if key.revoked_at is not None:  # as it stands: what it created is for a broader key to take
+            return KeyRevoked(**public_key(key, current_key_id=caller.key_id, now=now), revoked_with=0)
+        raise ApiError(
+            "permission_denied",
+            param="key_id",
+            detail=f"that key holds {', '.join(beyond)}, which this key lacks: revoke it with a key "
+            "holding every scope it has",
+        )
+    _key, created = await revoke_with_created(session, notifier, key.id)
+    await session.flush()
+    revoked = [key.id, *(c.id for c in created)]
+    await emit(session, notifier, [DomainEvent(caller.user_id, KEYS_REVOKED, constant({"key_ids": revoked}))])
+    return KeyRevoked(**public_key(key, current_key_id=caller.key_id, now=now), revoked_with=len(created))

@@ -35,6 +35,9 @@ def all_scopes() -> tuple[str, ...]:
 
 
 _BASE62 = string.digits + string.ascii_letters
+# The domain event a revocation through the API reports, `{"key_ids": [...]}` (never sent to a webhook):
+# a capability holding work set up in a key's name (a list's monitors) stops it in that transaction.
+KEYS_REVOKED = "keys.revoked"
 
 
 class User(Base):
@@ -140,15 +143,47 @@ async def issue_key(
 
 
 async def revoke_key(session: AsyncSession, notifier: Notifier, key_id: str) -> ApiKey:
-    """Revoke the key, and announce it in the same transaction: every process that cached the key
-    forgets it when this commits (`platform.key_cache`)."""
+    """Revoke the key and the keys it created (`revoke_with_created`)."""
+    key, _created = await revoke_with_created(session, notifier, key_id)
+    return key
+
+
+async def revoke_with_created(
+    session: AsyncSession, notifier: Notifier, key_id: str
+) -> tuple[ApiKey, list[ApiKey]]:
+    """Revoke the key and, transitively, every live key it created (a key made by a key never outlives
+    it), announcing each in the same transaction: every process that cached one forgets it when this
+    commits (`platform.key_cache`). The keys revoked with it are returned beside it (none when they
+    were revoked already); a key already revoked still takes the live keys it created with it."""
     key = await session.get(ApiKey, key_id)
     if key is None:
         raise LookupError(f"no key {key_id}")
+    now = utcnow()
     if key.revoked_at is None:
-        key.revoked_at = utcnow()
+        key.revoked_at = now
     await notifier.announce(session, KEY_CHANNEL, key.id)
-    return key
+    created: list[ApiKey] = []
+    makers, seen = [key.id], {key.id}
+    while makers:  # a level of the tree at a time; each key is seen once, so it ends
+        children = [
+            child
+            for child in (
+                await session.execute(
+                    select(ApiKey)
+                    .where(ApiKey.user_id == key.user_id, ApiKey.created_by_key_id.in_(makers))
+                    .order_by(ApiKey.id)
+                )
+            ).scalars()
+            if child.id not in seen
+        ]
+        seen.update(child.id for child in children)
+        for child in children:
+            if child.revoked_at is None:
+                child.revoked_at = now
+                created.append(child)
+                await notifier.announce(session, KEY_CHANNEL, child.id)
+        makers = [child.id for child in children]
+    return key, created
 
 
 async def list_keys(session: AsyncSession, user_id: str) -> list[ApiKey]:

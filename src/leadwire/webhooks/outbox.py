@@ -25,7 +25,7 @@ from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import ApiKey
 from leadwire.webhooks.models import Webhook, WebhookDelivery
-from leadwire.webhooks.schemas import ALL_EVENTS, EventBody
+from leadwire.webhooks.schemas import ALL_EVENTS, EVENT_TYPES, EventBody
 from leadwire.webhooks.service import DELIVERY_TASK, LISTENING
 
 # Pending deliveries one webhook may hold; past it new events are logged failed (`_refuse_over_backlog`).
@@ -130,7 +130,8 @@ def _pending(
 
 
 def _wants(subscribed: list[str], event_type: str) -> bool:
-    return ALL_EVENTS in subscribed or event_type in subscribed
+    """Only the webhook event types: other facts reported (a key's revocation) are for other sinks."""
+    return event_type in EVENT_TYPES and (ALL_EVENTS in subscribed or event_type in subscribed)
 
 
 async def _refuse_over_backlog(session: AsyncSession, rows: list[dict[str, Any]]) -> None:

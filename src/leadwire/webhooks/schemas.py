@@ -18,6 +18,7 @@ EVENT_TYPES = (
     "webset.failed",
     "outreach.delivered",
     "outreach.failed",
+    "monitor.paused",
 )
 ALL_EVENTS = "*"
 DELIVERY_STATUSES = ("pending", "succeeded", "failed")

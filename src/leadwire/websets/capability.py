@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from leadwire.platform.capability import Capability, Feature
 from leadwire.platform.errors import ErrorCode
-from leadwire.websets import jobs, monitor_scheduler
+from leadwire.websets import jobs, monitor_keys, monitor_scheduler
 from leadwire.websets.operations import OPERATIONS
 from leadwire.websets.schemas import MAX_IMPORT_BYTES
 
@@ -183,6 +183,7 @@ CAPABILITY = Capability(
     ),
     features=(Feature("websets"),),
     background=(monitor_scheduler.MONITORS_TASK,),
+    event_sinks=(monitor_keys.on_keys_revoked,),
     mcp_tools="leadwire.websets.mcp",
     operations=OPERATIONS,
     errors=ERRORS,

@@ -9,6 +9,9 @@ ran are not made up: the latest due one runs, the next is counted from now.
 
 A slot whose run cannot start (the list is still running, the account lacks credits or is at its job
 limit) is recorded `skipped` with that code, and the monitor goes on to its next slot.
+
+A run acts with the scopes of the monitor's key. Each tick first pauses the monitors whose key was
+revoked or expired (`monitor_keys.pause_orphaned`), so none runs in a dead key's name.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import BackgroundTask
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.websets import monitors, refresh, service
+from leadwire.platform.users import ApiKey
+from leadwire.websets import monitor_keys, monitors, refresh, service
 from leadwire.websets.models import Monitor, MonitorRun
 from leadwire.websets.owned import account_caller
 from leadwire.websets.schemas import FindMoreRequest
@@ -52,6 +56,7 @@ async def run(runtime: Runtime, stopping: asyncio.Event) -> None:
 async def tick(runtime: Runtime, now: datetime) -> int:
     """Start the runs of the monitors due at `now` (at most `BATCH`); how many were taken."""
     async with transaction(runtime.sessionmaker) as session:
+        await monitor_keys.pause_orphaned(session, runtime.notifier, now)
         due = list(
             (
                 await session.execute(
@@ -83,7 +88,10 @@ async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now:
     job_id, skipped = None, None
     try:
         async with session.begin_nested():  # a refused start leaves nothing of itself behind
-            caller = await account_caller(session, monitor.user_id, monitor.api_key_id)
+            key = await session.get(ApiKey, monitor.api_key_id)
+            if key is None:  # gone since the tick paused the monitors of dead keys: nothing to run as
+                raise ApiError("api_key_revoked")
+            caller = monitor_keys.scoped(await account_caller(session, monitor.user_id, key.id), key)
             if monitor.behavior == "refresh":
                 job = await refresh.start(session, runtime, caller, monitor.webset_id)
             else:

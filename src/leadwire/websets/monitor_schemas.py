@@ -95,6 +95,10 @@ class MonitorOut(TypedDict):
     object: Literal["monitor"]
     webset_id: str
     status: str
+    pause_reason: Annotated[
+        str | None,
+        Field(description="`key_revoked` when the key that set it up was revoked or expired; else null"),
+    ]
     behavior: str
     cadence: CadenceOut
     count: int

@@ -23,7 +23,7 @@ from leadwire.platform.jobs import Job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import User
-from leadwire.websets import data_use, service
+from leadwire.websets import data_use, monitor_keys, service
 from leadwire.websets.models import Monitor, MonitorRun
 from leadwire.websets.monitor_schemas import (
     MAX_MONITORS_PER_ACCOUNT,
@@ -129,6 +129,8 @@ async def update(session: AsyncSession, caller: Caller, monitor_id: str, body: M
     if body.metadata is not None:
         monitor.metadata_ = dict(body.metadata)
     if body.status is not None:
+        if body.status == "active":  # one its key's revocation paused needs a key managing keys
+            monitor_keys.resume(monitor, caller)
         monitor.status = body.status
     if body.cadence is not None or body.status == "active":
         monitor.next_run_at = next_slot(monitor.cron, monitor.timezone, now)
@@ -198,6 +200,7 @@ def view(monitor: Monitor) -> MonitorOut:
         "object": "monitor",
         "webset_id": monitor.webset_id,
         "status": monitor.status,
+        "pause_reason": monitor.pause_reason if monitor.status == "paused" else None,
         "behavior": monitor.behavior,
         "cadence": {"cron": monitor.cron, "timezone": monitor.timezone},
         "count": monitor.count,
