@@ -40,7 +40,9 @@ async def _listed(client: httpx.AsyncClient, owner: TestAccount) -> list[str]:
     return sorted(entry["value"] for entry in page["items"])
 
 
-def _between_batches(monkeypatch: pytest.MonkeyPatch, act: Callable[[int], Coroutine[Any, Any, None]]) -> list[int]:
+def _between_batches(
+    monkeypatch: pytest.MonkeyPatch, act: Callable[[int], Coroutine[Any, Any, None]]
+) -> list[int]:
     """Batches of 2 lines; `act(n)` runs after the n-th batch committed (from 1). The calls made."""
     monkeypatch.setattr(suppression_import, "BATCH", 2)
     calls: list[int] = []
