@@ -26,6 +26,8 @@ class Receiver:
     # Answer a 200 announcing 10 MB, send this many bytes of it, then hold the connection open
     # (a receiver that never finishes its answer).
     endless_body: int = 0
+    # Answers wait until it is set (a receiver the test holds from answering, then lets go).
+    gate: asyncio.Event | None = None
     requests: list[Received] = field(default_factory=list)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -54,6 +56,8 @@ class Receiver:
             self.requests.append(Received(method, path, headers, body))
             self.arrived.set()
             status = self.answers.pop(0) if self.answers else 200
+            if self.gate is not None:
+                await self.gate.wait()
             if self.delay:
                 await asyncio.sleep(self.delay)
             if self.endless_body:
@@ -73,8 +77,10 @@ class Receiver:
 
 
 @contextlib.asynccontextmanager
-async def receiving(*answers: int, delay: float = 0.0, endless_body: int = 0) -> AsyncIterator[Receiver]:
-    receiver = Receiver(answers=list(answers), delay=delay, endless_body=endless_body)
+async def receiving(
+    *answers: int, delay: float = 0.0, endless_body: int = 0, gate: asyncio.Event | None = None
+) -> AsyncIterator[Receiver]:
+    receiver = Receiver(answers=list(answers), delay=delay, endless_body=endless_body, gate=gate)
     server = await asyncio.start_server(receiver.handle, "127.0.0.1", 0)
     receiver.port = server.sockets[0].getsockname()[1]
     try:

@@ -17,6 +17,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.webhooks.operations import READ as WEBHOOKS_READ
+from leadwire.webhooks.operations import RETRY as WEBHOOKS_RETRY
 from leadwire.webhooks.operations import WRITE as WEBHOOKS_WRITE
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -127,7 +128,7 @@ async def retry_delivery(
     csrf: str = Form(default="", max_length=100),
     runtime: Runtime = Depends(get_runtime),
 ) -> Response:
-    current = await web.admit(request, session, runtime, WEBHOOKS_WRITE, title=WEBHOOKS, csrf=csrf)
+    current = await web.admit(request, session, runtime, WEBHOOKS_RETRY, title=WEBHOOKS, csrf=csrf)
     if isinstance(current, Response):
         return current
     retried = await web.act(

@@ -11,7 +11,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.http import ToolKit, given, tool_error
 from leadwire.platform.pagination import page
 from leadwire.webhooks import service
-from leadwire.webhooks.operations import READ, WRITE
+from leadwire.webhooks.operations import READ, RETRY, WRITE
 from leadwire.webhooks.schemas import (
     DELIVERY_STATUSES,
     EVENT_TYPES,
@@ -153,7 +153,7 @@ def register_tools(kit: ToolKit) -> None:
 
     @kit.server.tool(description="Send one of a webhook's deliveries again now, with the same webhook-id.")
     async def retry_webhook_delivery(webhook_id: str, delivery_id: str) -> DeliveryOut:
-        caller = await kit.allowed(WRITE)
+        caller = await kit.allowed(RETRY)
         notifier = kit.get_runtime().notifier
         return await kit.write(
             lambda session: service.retry_delivery(session, notifier, caller, webhook_id, delivery_id)

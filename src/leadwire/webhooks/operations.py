@@ -6,3 +6,5 @@ from leadwire.platform.callers import Permission
 
 READ = Permission("webhooks:read", "read")
 WRITE = Permission("webhooks:write", "read")
+# Sending a delivery again makes an outbound request to the receiver: counted with the creations.
+RETRY = Permission("webhooks:write", "task")

@@ -33,7 +33,7 @@ from leadwire.platform.http import (
 from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
 from leadwire.webhooks import listen, service
-from leadwire.webhooks.operations import READ, WRITE
+from leadwire.webhooks.operations import READ, RETRY, WRITE
 from leadwire.webhooks.schemas import (
     DELIVERY_STATUSES,
     DeliveryOut,
@@ -46,6 +46,7 @@ from leadwire.webhooks.schemas import (
 router = APIRouter(prefix="/api/v2/webhooks", tags=["webhooks"])
 Reader = Annotated[Caller, Depends(require(READ))]
 Writer = Annotated[Caller, Depends(require(WRITE))]
+Retrier = Annotated[Caller, Depends(require(RETRY))]
 WebhookId = Path(description="the webhook's id (`wh_...`)")
 DeliveryId = Path(description="the delivery's id (`whd_...`)")
 POST_ERRORS = ("invalid_request", "idempotency_conflict", "idempotency_key_in_progress")
@@ -279,10 +280,11 @@ async def list_deliveries(
     "/{webhook_id}/deliveries/{delivery_id}/retry",
     summary="Send a delivery again",
     description=(
-        "Sends the delivery again now, with the same `webhook-id`, whatever its status (a replay of a "
-        "succeeded one too); one attempt beyond its schedule. A delivery being sent at this moment is "
-        "left to finish. A disabled webhook's delivery waits until the webhook is enabled. Needs "
-        "`webhooks:write`."
+        "Sends the delivery again, with the same `webhook-id`, whatever its status (a replay of a "
+        "succeeded one too); one attempt beyond its schedule. It takes its place in the delivery order: "
+        "while another delivery of the webhook is being sent it goes right after that one, never beside "
+        "it. A delivery being sent at this moment is left to finish. A disabled webhook's delivery waits "
+        "until the webhook is enabled. Needs `webhooks:write`; counted as a creation in the rate limits."
     ),
     responses={
         **documented(ItemEnvelope[DeliveryOut]),
@@ -291,7 +293,7 @@ async def list_deliveries(
 )
 async def retry_delivery(
     session: Session,
-    caller: Writer,
+    caller: Retrier,
     webhook_id: str = WebhookId,
     delivery_id: str = DeliveryId,
     idem: Idempotency = Depends(idempotent()),

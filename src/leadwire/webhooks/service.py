@@ -226,7 +226,9 @@ async def retry_delivery(
     session: AsyncSession, notifier: Notifier, caller: Caller, webhook_id: str, delivery_id: str
 ) -> DeliveryOut:
     """Send a delivery again now, whatever its status (a replay of a succeeded one too); one attempt
-    beyond its schedule. A delivery being sent right now is left to finish."""
+    beyond its schedule. A delivery being sent right now is left to finish. It goes through the
+    delivery order like any other: while a newer delivery of the webhook is in flight it shares that
+    one's lease, and the record of that one releases it (`leases.record`), so it goes next, not beside."""
     await get_owned(session, caller, webhook_id)
     delivery = (
         await session.execute(
@@ -240,10 +242,25 @@ async def retry_delivery(
     now = utcnow()
     under_way = delivery.lease_expires_at is not None and delivery.lease_expires_at > now
     if not under_way:
+        # The webhook's delivery in flight, if any (at most its backlog of pending rows is read),
+        # locked: its record, which releases what waits on its lease, comes after this commit.
+        in_flight = (
+            await session.execute(
+                select(WebhookDelivery.lease_owner, WebhookDelivery.lease_expires_at)
+                .where(
+                    WebhookDelivery.webhook_id == webhook_id,
+                    WebhookDelivery.status == "pending",
+                    WebhookDelivery.seq > delivery.seq,
+                    WebhookDelivery.lease_expires_at > now,
+                )
+                .limit(1)
+                .with_for_update()
+            )
+        ).first()
         delivery.status = "pending"
         delivery.next_attempt_at = now
-        delivery.lease_owner = None
-        delivery.lease_expires_at = None
+        delivery.lease_owner = in_flight.lease_owner if in_flight else None
+        delivery.lease_expires_at = in_flight.lease_expires_at if in_flight else None
         delivery.updated_at = now
         await notifier.publish(session, WORK_CHANNEL, DELIVERY_TASK)
     await session.flush()
