@@ -99,6 +99,7 @@ async def test_the_sdk_and_the_cli_list_create_and_revoke_keys(
     assert synced["replay"]["id"] == made["id"] and "key" not in synced["replay"]
     assert [k["id"] for k in synced["page"]["items"]] == [made["id"]] and synced["page"]["has_more"] is True
     assert synced["balance"] == 1000 and synced["revoked"]["status"] == "revoked"
+    assert synced["revoked"]["revoked_with"] == 0 and async_revoked["revoked_with"] == 0
     assert synced["refusal"] == "api_key_revoked"
     assert async_page["items"][0]["id"] == async_made["id"] and async_revoked["status"] == "revoked"
     assert cli_made.exit_code == 0 and "shown once" in cli_made.output and "lw_live_" in cli_made.output
@@ -108,4 +109,5 @@ async def test_the_sdk_and_the_cli_list_create_and_revoke_keys(
     assert "credits:read, keys:read" in cli_made.output
     assert table.exit_code == 0 and "API keys" in table.output and "active *" in table.output
     assert cli_revoked.exit_code == 0 and json.loads(cli_revoked.output)["status"] == "revoked"
+    assert json.loads(cli_revoked.output)["revoked_with"] == 0
     assert cli_missing.exit_code == 1 and "404 api_key_not_found" in cli_missing.output
