@@ -5,9 +5,10 @@ deliveries (`leases.py`), signs and POSTs each to its webhook's URL, and records
   the delivery is sent again by whichever worker claims it next, with the same `webhook-id`.
 - In order per webhook, one at a time: only a webhook's oldest pending delivery is due, and not while
   another of its deliveries is in flight; the next waits for it to succeed or to fail for good.
-- Fair: every freed slot is claimed again across all webhooks, round robin by account and then by
-  webhook, oldest first, and the last free slot stays for an account holding none (`fair.py`): one
-  account's slow receivers do not delay another account's events.
+- Fair: every freed slot is claimed again across all webhooks (by the record that frees it, in its
+  transaction), round robin by account and then by webhook, oldest first, and the last free slot
+  stays for an account holding none (`fair.py`): one account's slow receivers do not delay another
+  account's events.
 - Retries follow `LEADWIRE_WEBHOOK_RETRY_SCHEDULE` (5 s ... 24 h, with jitter), then `failed`. A host
   that does not resolve is such a failed attempt, for the deliveries waiting behind it too. A webhook
   whose deliveries have all failed for `LEADWIRE_WEBHOOK_DISABLE_AFTER_SECONDS` (3 days) is disabled
@@ -143,22 +144,37 @@ class Deliverer:
         self.slot_freed.set()
 
     async def _deliver(self, client: httpx.AsyncClient, delivery: Claimed) -> None:
-        """Send and record one delivery; its slot is claimed again across every webhook after."""
-        try:
-            if self.stopping.is_set():  # claimed as the worker began to stop, never sent: given back
-                await leases.release(self.runtime, self.owner, delivery)
+        """Send and record, and go on with the delivery the record leased for this slot (by the fair
+        choice, across every webhook) while there is one."""
+        current: Claimed | None = delivery
+        while current is not None:
+            sending = current
+            try:
+                if self.stopping.is_set():  # leased with the last one's record, never sent: given back
+                    await leases.release(self.runtime, self.owner, sending)
+                    return
+                answer = await send(client, self.settings, sending)
+                # As they stand once this one is done: the freed slot is this one's.
+                held = dict(self.held)
+                held[sending.user_id] -= 1
+                free = self.settings.webhook_concurrency - len(self.in_flight) + 1
+                current, retry_at = await leases.record(
+                    self.runtime, self.box, self.owner, sending, answer, held=held, free=free
+                )
+            except Exception as exc:  # the lease runs out and the delivery goes again
+                log.warning("webhook delivery %s not recorded: %s", sending.id, exc)
                 return
-            answer = await send(client, self.settings, delivery)
-            retry_at = await leases.record(self.runtime, self.owner, delivery, answer)
-        except Exception as exc:  # the lease runs out and the delivery goes again
-            log.warning("webhook delivery %s not recorded: %s", delivery.id, exc)
-            return
-        finally:
-            self.held[delivery.user_id] -= 1
-            if self.held[delivery.user_id] <= 0:
-                del self.held[delivery.user_id]
-        if retry_at is not None:
-            self._retry_at(retry_at)
+            finally:
+                self._let_go(sending.user_id)
+            if current is not None:
+                self.held[current.user_id] += 1
+            if retry_at is not None:
+                self._retry_at(retry_at)
+
+    def _let_go(self, user_id: str) -> None:
+        self.held[user_id] -= 1
+        if self.held[user_id] <= 0:
+            del self.held[user_id]
 
 
 def _client() -> httpx.AsyncClient:

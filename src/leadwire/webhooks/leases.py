@@ -5,8 +5,9 @@ the fair order (`fair.py`), recording each answer, and the retention's prune. `d
   only while no delivery of that webhook is leased. A delivery retried while a newer one of its webhook
   is in flight shares that one's lease (`service.retry_delivery`) and is released by its record, so it
   goes next, through the same claim as every other.
-- A record never leases the webhook's next delivery itself: the freed slot is claimed again across
-  every webhook, so a webhook with a backlog does not keep the slot it just used.
+- A record leases the next delivery for the slot it frees by the same fair choice as any claim,
+  across every webhook: a webhook with a backlog does not keep the slot it just used unless it is
+  its turn.
 - A send that reached nobody because of the URL itself (the host does not resolve, or resolves to an
   address that may not be called) is an attempt for every delivery waiting behind it too: each counts
   it, shows its error, and is due no earlier than the head's retry, so none sits `pending` with no
@@ -120,61 +121,70 @@ async def claim(
     runtime: Runtime, box: SecretBox, owner: str, held: dict[str, int], free: int
 ) -> list[Claimed]:
     """Lease up to `free` due deliveries in the fair order (`fair.choose`, given the slots each
-    account `held` on this worker), in a transaction of their own, with their webhooks' URLs and
-    signing secrets."""
-    settings = runtime.settings
+    account `held` on this worker), in a transaction of their own."""
     async with transaction(runtime.sessionmaker) as session:
-        now = utcnow()
-        found = await _candidates(session, now, free, settings.webhook_concurrency)
-        chosen = [c.seq for c in choose(found, held, free)]
-        if not chosen:
-            return []
-        # Twice the send's own limit and a margin: a lease only runs out when its worker is gone.
-        lease = now + timedelta(seconds=2 * settings.webhook_timeout_seconds + 2)
-        # Checked again under the row lock: another worker may have taken one since it was read.
-        still_due = (
-            select(WebhookDelivery.seq)
-            .where(
-                WebhookDelivery.seq.in_(chosen),
-                WebhookDelivery.status == "pending",
-                WebhookDelivery.next_attempt_at <= now,
-                _unleased(now),
-            )
-            .with_for_update(skip_locked=True)
+        return await _take(session, runtime.settings, box, owner, held, free, free)
+
+
+async def _take(
+    session: AsyncSession,
+    settings: Settings,
+    box: SecretBox,
+    owner: str,
+    held: dict[str, int],
+    free: int,
+    limit: int,
+) -> list[Claimed]:
+    """Lease up to `limit` of the deliveries `fair.choose` gives `free` slots, with their webhooks'
+    URLs and signing secrets, in the caller's transaction."""
+    now = utcnow()
+    found = await _candidates(session, now, free, settings.webhook_concurrency)
+    chosen = [c.seq for c in choose(found, held, free)[:limit]]
+    if not chosen:
+        return []
+    # Twice the send's own limit and a margin: a lease only runs out when its worker is gone.
+    lease = now + timedelta(seconds=2 * settings.webhook_timeout_seconds + 2)
+    # Checked again under the row lock: another worker may have taken one since it was read.
+    still_due = (
+        select(WebhookDelivery.seq)
+        .where(
+            WebhookDelivery.seq.in_(chosen),
+            WebhookDelivery.status == "pending",
+            WebhookDelivery.next_attempt_at <= now,
+            _unleased(now),
         )
-        leased = (
-            update(WebhookDelivery)
-            .where(WebhookDelivery.seq.in_(still_due.scalar_subquery()))
-            .values(
-                lease_owner=owner,
-                lease_expires_at=lease,
-                attempts=WebhookDelivery.attempts + 1,
-                updated_at=now,
-            )
-            .returning(
-                WebhookDelivery.seq,
-                WebhookDelivery.id,
-                WebhookDelivery.webhook_id,
-                WebhookDelivery.user_id,
-                WebhookDelivery.event_id,
-                WebhookDelivery.body,
-                WebhookDelivery.attempts,
-            )
+        .with_for_update(skip_locked=True)
+    )
+    leased = (
+        update(WebhookDelivery)
+        .where(WebhookDelivery.seq.in_(still_due.scalar_subquery()))
+        .values(
+            lease_owner=owner, lease_expires_at=lease, attempts=WebhookDelivery.attempts + 1, updated_at=now
         )
-        rows = (await session.execute(leased)).all()
-        if not rows:
-            return []
-        hooks = {
-            hook.id: hook
-            for hook in (
-                await session.execute(select(Webhook).where(Webhook.id.in_({r.webhook_id for r in rows})))
-            ).scalars()
-        }
-        return [
-            Claimed(*row, url=hook.url, secrets=signing_secrets(box, hook, now))
-            for row in rows
-            if (hook := hooks.get(row.webhook_id)) is not None
-        ]
+        .returning(
+            WebhookDelivery.seq,
+            WebhookDelivery.id,
+            WebhookDelivery.webhook_id,
+            WebhookDelivery.user_id,
+            WebhookDelivery.event_id,
+            WebhookDelivery.body,
+            WebhookDelivery.attempts,
+        )
+    )
+    rows = (await session.execute(leased)).all()
+    if not rows:
+        return []
+    hooks = {
+        hook.id: hook
+        for hook in (
+            await session.execute(select(Webhook).where(Webhook.id.in_({r.webhook_id for r in rows})))
+        ).scalars()
+    }
+    return [
+        Claimed(*row, url=hook.url, secrets=signing_secrets(box, hook, now))
+        for row in rows
+        if (hook := hooks.get(row.webhook_id)) is not None
+    ]
 
 
 def next_attempt(settings: Settings, attempts: int, now: datetime) -> datetime | None:
@@ -186,9 +196,21 @@ def next_attempt(settings: Settings, attempts: int, now: datetime) -> datetime |
     return now + timedelta(seconds=delay * random.uniform(0.9, 1.1))
 
 
-async def record(runtime: Runtime, owner: str, delivery: Claimed, answer: Answer) -> datetime | None:
-    """The answer, if the lease is still this worker's (else another send of it counts); the retry's
-    time when it is retried. Deliveries retried while it was in flight are released to go next."""
+async def record(
+    runtime: Runtime,
+    box: SecretBox,
+    owner: str,
+    delivery: Claimed,
+    answer: Answer,
+    *,
+    held: dict[str, int],
+    free: int,
+) -> tuple[Claimed | None, datetime | None]:
+    """The answer, if the lease is still this worker's (else another send of it counts), and the
+    retry's time when it is retried. Deliveries retried while it was in flight are released to go
+    next. The slot it frees is claimed again in the same transaction, by the same fair choice as
+    every claim (`held` and `free` as they stand with this delivery done): one transaction a delivery,
+    and the slot goes to whichever webhook's turn it is, this one's only when it is."""
     settings = runtime.settings
     now = utcnow()
     retry_at = None if answer.succeeded else next_attempt(settings, delivery.attempts, now)
@@ -212,12 +234,13 @@ async def record(runtime: Runtime, owner: str, delivery: Claimed, answer: Answer
             )
         )
         if not result.rowcount:  # type: ignore[attr-defined]
-            return None
+            return None, None
         await _release_waiting(session, owner, delivery)
         if answer.unsent:
             await _share_unsent(session, settings, delivery, answer, retry_at or now, now)
         await _follow_webhook(session, settings, delivery.webhook_id, answer, now)
-    return retry_at
+        following = await _take(session, settings, box, owner, held, free, 1)
+    return (following[0] if following else None), retry_at
 
 
 async def release(runtime: Runtime, owner: str, delivery: Claimed) -> None:
