@@ -28,6 +28,7 @@ from tests.support.envelope import assert_ok
 from tests.support.jobs import create_echo, poll_job, running_worker
 from tests.support.receiver import receiving
 from tests.webhooks.conftest import delivering, register, verified
+from tests.websets.conftest import create_webset, wait_finished
 
 HOOKS_ONLY = ["webhooks:read", "webhooks:write"]
 BRIEF = {"id", "action", "status", "billing"}
@@ -84,6 +85,28 @@ async def test_a_webhook_whose_registering_key_was_revoked_gets_briefs(
         (received,) = await receiver.wait_for(1)
     event = verified(received, hook["secret"])
     assert set(event["data"]) == BRIEF and event["data"]["id"] == job["id"]
+
+
+async def test_a_webhook_whose_key_cannot_read_lists_is_told_which_list_ended_and_nothing_it_holds(
+    world_client: httpx.AsyncClient, world_runtime: Runtime
+) -> None:
+    accounts = AccountFactory(world_runtime)
+    acct = await accounts.create()
+    narrow = await accounts.key(acct.user_id, scopes=HOOKS_ONLY)
+    async with receiving() as receiver, running_worker(world_runtime):
+        whole = await register(world_client, acct.headers, receiver.url, ["webset.completed"])
+        brief = await register(world_client, narrow.headers, receiver.url, ["webset.completed"])
+        created = await create_webset(world_client, acct.headers, query="software companies", count=25)
+        webset = await wait_finished(world_client, acct.headers, created["webset"]["id"])
+        received = await receiver.wait_for(2)
+    by_hook = {}
+    for r in received:
+        for hook in (whole, brief):
+            with contextlib.suppress(WebhookVerificationError):
+                by_hook[hook["id"]] = verified(r, hook["secret"])
+    full, short = by_hook[whole["id"]]["data"], by_hook[brief["id"]]["data"]
+    assert full["id"] == webset["id"] and full["status"] == "completed" and set(full) > set(short)
+    assert short == {"id": webset["id"], "status": "completed", "job_id": full["job_id"], "run": full["run"]}
 
 
 def test_what_a_webhook_reads_is_its_key_scopes_narrowed_to_the_key_as_it_stands() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.events import DomainEvent, append_event, constant, emit
+from leadwire.platform.events import Brief, DomainEvent, append_event, constant, emit
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import Job, release_held
 from leadwire.platform.notify import Notifier
@@ -29,6 +29,15 @@ from leadwire.platform.time import utcnow
 from leadwire.websets import views
 from leadwire.websets.models import Webset, WebsetEnrichment, WebsetRun, verify_cap_of
 from leadwire.websets.schemas import ItemOut
+
+# A list's events are readable under `websets:read`; a webhook whose key lacks it is told which list
+# and what happened, not what the list holds (`DomainEvent.brief`).
+READ_SCOPE = "websets:read"
+
+
+def _brief(*names: str) -> Brief:
+    return lambda data: {name: data[name] for name in names if name in data}
+
 
 ENRICH = "websets.enrich"  # the action of enrichment jobs (`enrichments.py`), released when a run ends
 # Statuses of a list whose run is under way; the others are final until a Find More.
@@ -151,7 +160,14 @@ async def append_added(
             "items_revision": webset.items_revision,
             "progress": dict(views.progress(webset)),
         }
-        await emit(session, notifier, [DomainEvent(webset.user_id, "webset.items.added", constant(data))])
+        added_event = DomainEvent(
+            webset.user_id,
+            "webset.items.added",
+            constant(data),
+            scope=READ_SCOPE,
+            brief=_brief("webset_id", "items_revision"),
+        )
+        await emit(session, notifier, [added_event])
 
 
 async def finish(
@@ -181,7 +197,14 @@ async def finish(
     await _release_enrichments(session, notifier, webset)
     if status in ("completed", "failed"):
         data = {**views.list_item(webset), "job_id": job_id, "run": webset.run_number}
-        await emit(session, notifier, [DomainEvent(webset.user_id, f"webset.{status}", constant(data))])
+        ended = DomainEvent(
+            webset.user_id,
+            f"webset.{status}",
+            constant(data),
+            scope=READ_SCOPE,
+            brief=_brief("id", "status", "job_id", "run"),
+        )
+        await emit(session, notifier, [ended])
 
 
 async def _release_enrichments(session: AsyncSession, notifier: Notifier, webset: Webset) -> None:
