@@ -16,7 +16,7 @@ from leadwire.platform.callers import Caller, Permission
 from leadwire.platform.http import authorize
 from leadwire.platform.jobs import PENDING, Operation, PublicJob, read_job, wait_for_terminal
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.validation import validate
+from leadwire.platform.validation import validate, whole_number
 from leadwire.research import operations as research
 
 # The forms the console offers: their path under /console and the operation each starts.
@@ -151,7 +151,8 @@ def body_of(form_path: str, form: dict[str, str]) -> dict[str, Any]:
         if raw == "":
             continue
         if name in _INTEGERS:
-            body[name] = int(raw) if raw.isdigit() else raw
+            number = whole_number(raw)  # text that is not one is left for the API's check, as in JSON
+            body[name] = raw if number is None else number
         elif name in _LISTS:
             body[name] = (
                 split_lines(raw)

@@ -12,6 +12,7 @@ from leadwire.console import websets_pages as pages
 from leadwire.platform.errors import ApiError
 from leadwire.platform.http import Session, owned_download, owned_stream, resume_point
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.validation import int_param, whole_number
 from leadwire.websets import export
 from leadwire.websets.operations import READ, WRITE
 
@@ -21,8 +22,9 @@ TITLE = "Prospect lists"
 
 def _number(text: str) -> int | str:
     """A form's number as the JSON body would carry it (text that is not one is left for the API's
-    check to refuse with its code)."""
-    return int(text) if text.isdigit() else text
+    check to refuse with its code: "²" is text, as in a JSON body)."""
+    number = whole_number(text)
+    return text if number is None else number
 
 
 @router.get("")
@@ -99,11 +101,12 @@ async def live(
     if isinstance(current, Response):
         return Response(status_code=401 if current.status_code == 303 else current.status_code)
     last_event = request.headers.get("last-event-id")
-    # A reconnecting browser resumes after its last event; the page's revision is for the first open.
-    given = items_revision if items_revision and items_revision.isdigit() else None
-    revision = int(given) if given is not None and last_event in (None, "") else None
     try:
         start = resume_point(stream_cursor, last_event)
+        # A reconnecting browser resumes after its last event; the page's revision is for the first open.
+        revision = None
+        if items_revision and not last_event:
+            revision = int_param(items_revision, "items_revision", detail="the items_revision of the page")
         opened = await pages.opening(session, current.caller, webset_id, start=start, items_revision=revision)
     except ApiError as error:
         return Response(status_code=error.status, headers=web.SECURITY_HEADERS)

@@ -18,6 +18,7 @@ import orjson
 from sqlalchemy import tuple_
 
 from leadwire.platform.errors import ApiError
+from leadwire.platform.validation import int_param
 
 if TYPE_CHECKING:
     from sqlalchemy import Select
@@ -82,11 +83,7 @@ def binding(**filters: Any) -> str:
 
 def int_query(value: str | None, param: str, default: int, low: int, high: int) -> int:
     """A whole-number query parameter (a page's `limit`): `default` when absent, 400 outside low-high."""
-    if value is None:
-        return default
-    if not value.isdigit() or not low <= int(value) <= high:
-        raise ApiError("invalid_request", param=param, detail=f"an integer from {low} to {high}")
-    return int(value)
+    return default if value is None else int_param(value, param, low=low, high=high)
 
 
 async def newest_first(

@@ -100,6 +100,33 @@ def nul_path(value: Any, path: str = "") -> str | None:
     return None
 
 
+def whole_number(text: str, *, high: int = 2**63 - 1) -> int | None:
+    """The whole number `text` spells in ASCII digits, at most `high`; None for anything else.
+
+    The one reading of a number a caller sent as text (a query parameter, a header, a form field).
+    `str.isdigit()` also accepts "²" (which `int()` then refuses: a 500) and "١" (which `int()` reads
+    as 1), and `int()` also takes " 1", "+1" and "1_000"; a number here is the digits 0-9 and nothing
+    else. Its length is checked before it is converted, so no text is long enough to be slow.
+    """
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(high)) or int(digits) > high:
+        return None
+    return int(digits)
+
+
+def int_param(
+    text: str, param: str, *, low: int = 0, high: int = 2**63 - 1, detail: str | None = None
+) -> int:
+    """`text` as a whole number from `low` to `high` (`whole_number`); else 400 `invalid_request` naming
+    `param`, with `detail` or the range."""
+    number = whole_number(text, high=high)
+    if number is None or number < low:
+        raise ApiError("invalid_request", param=param, detail=detail or f"an integer from {low} to {high}")
+    return number
+
+
 def _param(loc: tuple[Any, ...]) -> str | None:
     parts = [str(p) for p in loc if p not in ("body",)]
     return ".".join(parts) or None

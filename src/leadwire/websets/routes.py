@@ -30,6 +30,7 @@ from leadwire.platform.http import (
 from leadwire.platform.jobs import get_owned_job
 from leadwire.platform.pagination import int_query
 from leadwire.platform.runtime import Runtime, get_runtime
+from leadwire.platform.validation import int_param
 from leadwire.websets import export, service, streams
 from leadwire.websets.operations import CREATE, FIND_MORE, READ
 from leadwire.websets.schemas import (
@@ -209,11 +210,7 @@ async def export_items(
 
 
 def _revision(value: str | None) -> int | None:
-    if value is None or value == "":
-        return None
-    if not value.isdigit() or len(value) > 12:
-        raise ApiError("invalid_request", param="items_revision", detail="the items_revision of a snapshot")
-    return int(value)
+    return int_param(value, "items_revision", detail="the items_revision of a snapshot") if value else None
 
 
 @router.get(

@@ -18,9 +18,9 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Receive, Scope, Send
 
 from leadwire.platform.db import describe_failure, is_transient
-from leadwire.platform.errors import ApiError
 from leadwire.platform.events.models import Event
 from leadwire.platform.http.auth import key_still_valid
+from leadwire.platform.validation import int_param
 
 if TYPE_CHECKING:
     from leadwire.platform.callers import Caller
@@ -34,14 +34,14 @@ log = logging.getLogger("leadwire.sse")
 def resume_point(stream_cursor: str | None, last_event_id: str | None) -> int | None:
     """Where a stream starts: `Last-Event-ID` (a reconnecting client) wins over the query's cursor.
 
-    None means "from the latest event": only future changes are delivered.
+    None means "from the latest event": only future changes are delivered. A value that is not an event's
+    seq is 400 `invalid_request` naming where it came from (`Last-Event-ID` or `stream_cursor`).
     """
-    raw = last_event_id if last_event_id not in (None, "") else stream_cursor
-    if raw is None or raw == "":
+    if last_event_id:
+        return int_param(last_event_id, "Last-Event-ID", detail="the id of an event of this stream")
+    if not stream_cursor:
         return None
-    if not raw.isdigit() or len(raw) > 19:
-        raise ApiError("invalid_request", param="stream_cursor", detail="a stream_cursor from a snapshot")
-    return int(raw)
+    return int_param(stream_cursor, "stream_cursor", detail="a stream_cursor from a snapshot")
 
 
 def to_sse(event: Event, data: dict[str, Any] | None = None) -> ServerSentEvent:

@@ -11,6 +11,7 @@ from leadwire.platform.jobs.states import TERMINAL
 from leadwire.platform.jobs.views import PUBLIC_JOB_READ
 from leadwire.platform.notify import JOB_CHANNEL, Subscription
 from leadwire.platform.runtime import Runtime
+from leadwire.platform.validation import whole_number
 
 # A safety net for lost notifications (or a worker in another process on SQLite); waiters are
 # normally woken by the notification long before this.
@@ -26,12 +27,7 @@ def parse_prefer_wait(header: str | None) -> int | None:
         name, sep, value = token.partition("=")
         if name.strip().lower() != "wait" or not sep:
             continue
-        value = value.strip().strip('"')
-        # ASCII digits only (RFC 7240 delta-seconds): str.isdigit() also accepts "²" or "١", which int()
-        # then refuses or reads as another number.
-        if value.isascii() and value.isdigit() and len(value) <= 6:
-            return int(value)
-        return None
+        return whole_number(value.strip().strip('"'), high=999_999)  # RFC 7240 delta-seconds
     return None
 
 
