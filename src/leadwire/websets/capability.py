@@ -138,8 +138,8 @@ ERRORS = (
         "invalid_monitor_cadence",
         400,
         when=(
-            "monitors: `cadence.cron` is not five valid cron fields or fires more often than hourly, or "
-            "`cadence.timezone` is not an IANA zone"
+            "monitors: `cadence.cron` is not five valid cron fields, never fires (31 February) or fires "
+            "more often than hourly, or `cadence.timezone` is not an IANA zone"
         ),
         remedy='send a cron of at most one run an hour ("0 * * * *") and a zone such as Europe/Berlin',
     ),

@@ -75,6 +75,8 @@ async def tick(runtime: Runtime, now: datetime) -> int:
 
 async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now: datetime) -> None:
     slot = monitor.next_run_at
+    # A monitor set before random fields were drawn once keeps its first draw from now on (else a no-op).
+    monitor.cron = monitors.resolve_random(monitor.cron)
     monitor.next_run_at = monitors.next_slot(monitor.cron, monitor.timezone, max(now, slot))
     monitor.last_run_at = now
     run_id = new_id("mrun")

@@ -12,7 +12,8 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from croniter import croniter
+from croniter import CroniterError, croniter
+from croniter.croniter import HashExpander
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -38,38 +39,72 @@ from leadwire.websets.owned import get_owned as owned_webset
 
 MIN_INTERVAL = timedelta(hours=1)
 SLOTS_CHECKED = 200  # how many successive slots the at-most-hourly rule looks at (over a week of hours)
+# Where those slots start, in the cadence's zone: the same answer each time.
+CHECKED_FROM = datetime(2026, 1, 1)
+RANDOM_DRAWS = 10  # draws of an expression's random fields before it is refused as one that never fires
 
 
-def check_cadence(cadence: Cadence) -> ZoneInfo:
-    """The cadence's zone; 400 `invalid_monitor_cadence` (naming the field) for an unknown zone, a cron
-    expression that is not five valid fields, or one that fires more often than hourly."""
+def _refused(param: str, detail: str) -> ApiError:
+    return ApiError("invalid_monitor_cadence", param=f"cadence.{param}", detail=detail)
+
+
+def _random_fields(cron: str) -> list[int]:
+    return [index for index, field in enumerate(cron.split()) if field[:1] in "rR"]
+
+
+def resolve_random(cron: str) -> str:
+    """`cron` with each random field (`R`, `R(a-b)`, `R/n`, `R(a-b)/n`) drawn once, as croniter would
+    draw it, and every other field as written: "R 9 * * 1" becomes, say, "17 9 * * 1". croniter draws a
+    random field anew each time it reads an expression, so a monitor keeps the drawn one and its slots
+    stay where they are (`R * * * *` would otherwise run at a new minute each hour)."""
+    fields, expander = cron.split(), HashExpander(croniter)
+    for index in _random_fields(cron):  # `croniter.is_valid` has checked each one's form and range
+        fields[index] = expander.expand(cron.lower(), index, fields[index].lower())
+    return " ".join(fields)
+
+
+def _slots(cron: str, zone: ZoneInfo) -> list[datetime] | None:
+    """The first `SLOTS_CHECKED` slots of `cron` from `CHECKED_FROM`, or None when no date matches it
+    (a day its months do not have: croniter's CroniterBadDateError)."""
+    times = croniter(cron, CHECKED_FROM.replace(tzinfo=zone))
+    try:
+        return [times.get_next(datetime) for _ in range(SLOTS_CHECKED)]
+    except CroniterError:
+        return None
+
+
+def check_cadence(cadence: Cadence) -> str:
+    """The cron expression a monitor keeps for `cadence` (its random fields drawn once: `resolve_random`);
+    400 `invalid_monitor_cadence` (naming the field) for an unknown zone, an expression that is not five
+    valid fields, one that never fires (31 February), or one whose slots come less than an hour apart,
+    looked at over `SLOTS_CHECKED` successive slots of the expression kept."""
     try:
         zone = ZoneInfo(cadence.timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ApiError(
-            "invalid_monitor_cadence", param="cadence.timezone", detail="not an IANA time zone"
-        ) from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a directory of zones, e.g. "America"
+        raise _refused("timezone", "not an IANA time zone") from None
     if len(cadence.cron.split()) != 5 or not croniter.is_valid(cadence.cron):
-        raise ApiError(
-            "invalid_monitor_cadence", param="cadence.cron", detail="five cron fields, e.g. 0 9 * * 1"
-        )
-    times = croniter(cadence.cron, datetime(2026, 1, 1, tzinfo=zone))
-    slots = [times.get_next(datetime) for _ in range(SLOTS_CHECKED)]
+        raise _refused("cron", "five cron fields, e.g. 0 9 * * 1")
+    # A random field may draw a day its month lacks ("0 0 R 2 *" drawing 30): drawn again, a few times.
+    for _ in range(RANDOM_DRAWS if _random_fields(cadence.cron) else 1):
+        cron = resolve_random(cadence.cron)
+        if (slots := _slots(cron, zone)) is not None:
+            break
+    else:
+        raise _refused("cron", "the expression never fires, e.g. 0 0 31 2 *")
     if any(later - earlier < MIN_INTERVAL for earlier, later in itertools.pairwise(slots)):
-        raise ApiError(
-            "invalid_monitor_cadence", param="cadence.cron", detail="a monitor runs at most hourly"
-        )
-    return zone
+        raise _refused("cron", "a monitor runs at most hourly")
+    return cron
 
 
 def next_slot(cron: str, zone: str, after: datetime) -> datetime:
-    """The first slot of `cron` in `zone` strictly after `after`, in UTC."""
+    """The first slot of `cron` (an expression `check_cadence` kept) in `zone` strictly after `after`,
+    in UTC."""
     slot: datetime = croniter(cron, after.astimezone(ZoneInfo(zone))).get_next(datetime)
     return slot.astimezone(UTC)
 
 
 async def create(session: AsyncSession, caller: Caller, body: MonitorCreate) -> MonitorOut:
-    check_cadence(body.cadence)
+    cron = check_cadence(body.cadence)
     service.check_count(caller, body.count)
     webset = await owned_webset(session, caller, body.webset_id, lock=True)
     await data_use.check_webset(session, caller, webset)  # each slot's run reads what the list reads
@@ -88,13 +123,13 @@ async def create(session: AsyncSession, caller: Caller, body: MonitorCreate) -> 
         user_id=caller.user_id,
         api_key_id=caller.key_id,
         webset_id=webset.id,
-        cron=body.cadence.cron,
+        cron=cron,
         timezone=body.cadence.timezone,
         behavior=body.behavior,
         count=body.count,
         status="active",
         metadata_=dict(body.metadata),
-        next_run_at=next_slot(body.cadence.cron, body.cadence.timezone, now),
+        next_run_at=next_slot(cron, body.cadence.timezone, now),
         last_run_at=None,
         created_at=now,
         updated_at=now,
@@ -121,8 +156,7 @@ async def update(session: AsyncSession, caller: Caller, monitor_id: str, body: M
     monitor = await get_owned(session, caller, monitor_id, lock=True)
     now = utcnow()
     if body.cadence is not None:
-        check_cadence(body.cadence)
-        monitor.cron, monitor.timezone = body.cadence.cron, body.cadence.timezone
+        monitor.cron, monitor.timezone = check_cadence(body.cadence), body.cadence.timezone
     if body.count is not None:
         service.check_count(caller, body.count)
         monitor.count = body.count
