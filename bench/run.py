@@ -56,6 +56,7 @@ BENCHMARKS: list[tuple[str, list[str]]] = [
     ("websets_sse.py", ["--api-processes", "2"]),
     ("cluster_load.py", []),
     ("webhooks.py", []),
+    ("imports_load.py", []),
     ("websets_export.py", []),
     ("enrichment_quality.py", []),
     ("enrichment_speed.py", []),

@@ -212,7 +212,10 @@ async def insert_entries(
             }
             for channel, kind, value, reason, source in entries[start : start + _BATCH]
         ]
-        statement = dialect_insert(session)(Suppression).values(rows)
+        # One statement, compiled once and cached, run over the rows (SQLAlchemy's "insertmanyvalues"
+        # sends them as a few multi-row INSERTs): `.values(rows)` would build and compile a statement of
+        # nine parameters a row at every call, 0.4 ms of CPU a row.
+        statement = dialect_insert(session)(Suppression)
         new = statement.excluded
         inserted = await session.execute(
             statement.on_conflict_do_update(
@@ -226,7 +229,8 @@ async def insert_entries(
                 },
                 where=Suppression.import_id.in_(_unfinished())
                 & Suppression.import_id.is_distinct_from(new.import_id),
-            ).returning(Suppression.id)
+            ).returning(Suppression.id),
+            rows,
         )
         added += len(inserted.scalars().all())
     return added

@@ -4,7 +4,8 @@ seconds of pure Python) run in a child process of this one.
 A thread would not do: a thread that computes holds the GIL, and the event loop and the database
 threads it waits on would each wait up to the switch interval for it at every step, so every request
 of the process would slow down for as long as it runs. The child is started once per process on first
-use (spawned, so it inherits no connection or lock of ours) and kept. It knows this process's error
+use (spawned, so it inherits no connection or lock of ours), runs at a lower priority (nice 10) so
+that on a busy machine the server's requests take the CPU first, and is kept. It knows this process's error
 catalogue, so a check there raises the same `ApiError`, which comes back to the caller as it was raised.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -46,7 +48,7 @@ def _executor() -> ProcessPoolExecutor:
             _pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_know_codes,
+                initializer=_start_child,
                 initargs=(codes,),
             )
         return _pool
@@ -60,5 +62,7 @@ def _drop() -> None:
         _pool = None
 
 
-def _know_codes(codes: tuple[ErrorCode, ...]) -> None:
+def _start_child(codes: tuple[ErrorCode, ...]) -> None:
+    # Below the server in the CPU's queue: on a busy machine its requests go first.
+    os.nice(10)
     register_errors(codes)
