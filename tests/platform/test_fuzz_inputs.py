@@ -1,5 +1,6 @@
 """No input produces a 5xx or a framework error: arbitrary JSON bodies, content types, Prefer and
-Idempotency-Key headers and path ids against every route, checked for the envelope (Hypothesis)."""
+Idempotency-Key headers, path ids, list limits of digits beyond ASCII and monitors' cron expressions
+against every route, checked for the envelope (Hypothesis)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
-from tests.support.fuzzing import deep_json, examples, hostile_text
+from tests.support.fuzzing import cron_text, deep_json, examples, hostile_text, number_text, time_zones
 from tests.support.lifespan import app_lifespan
 
 json_values = st.recursive(
@@ -65,6 +66,21 @@ GETS = [
     "/api/v2/websets?cursor={id}",
     "/api/v2/websets/ws_x/items?cursor={id}",
 ]
+# Every cursor-paged list: `limit` is read as a number before the object the path names is looked up.
+LISTS = [
+    "/api/v2/jobs",
+    "/api/v2/webhooks",
+    "/api/v2/webhooks/wh_x/deliveries",
+    "/api/v2/keys",
+    "/api/v2/websets",
+    "/api/v2/websets/ws_x/items",
+    "/api/v2/credits/ledger",
+    "/api/v2/imports",
+    "/api/v2/monitors",
+    "/api/v2/monitors/mon_x/runs",
+    "/api/v2/outreach/suppressions",
+    "/api/v2/outreach/queue",
+]
 header_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 
 
@@ -85,7 +101,7 @@ def fuzz_settings(settings: Settings) -> Settings:
 def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) -> None:
     loop = asyncio.new_event_loop()
 
-    async def setup() -> tuple[Any, httpx.AsyncClient, dict[str, str], Any]:
+    async def setup() -> tuple[Any, httpx.AsyncClient, dict[str, str], Any, str, str]:
         runtime = await build_runtime(fuzz_settings)
         app = create_app(runtime=runtime)
         lifespan = app_lifespan(app)
@@ -95,9 +111,15 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
             transport=httpx.ASGITransport(app=app, raise_app_exceptions=False),
             base_url="http://leadwire.test",
         )
-        return runtime, http, acct.headers, lifespan
+        made = await http.post("/api/v2/websets", json={"query": "software companies"}, headers=acct.headers)
+        webset_id = made.json()["item"]["webset"]["id"]
+        weekly = {"webset_id": webset_id, "cadence": {"cron": "0 9 * * 1"}}
+        monitor_id = (await http.post("/api/v2/monitors", json=weekly, headers=acct.headers)).json()["item"][
+            "id"
+        ]
+        return runtime, http, acct.headers, lifespan, webset_id, monitor_id
 
-    runtime, http, headers, lifespan = loop.run_until_complete(setup())
+    runtime, http, headers, lifespan, webset_id, monitor_id = loop.run_until_complete(setup())
 
     @settings(max_examples=examples(150))
     @given(
@@ -132,6 +154,25 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
         url = path.replace("{id}", quote(value, safe=""))  # non-ASCII arrives as percent-encoded UTF-8
         _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))
 
+    @settings(max_examples=examples(60))
+    @given(path=st.sampled_from(LISTS), value=number_text | header_text)
+    def limits(path: str, value: str) -> None:
+        url = f"{path}?limit={quote(value, safe='')}"
+        _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))
+
+    @settings(max_examples=examples(60))
+    @given(cron=cron_text, zone=time_zones, change=st.booleans())
+    def crons(cron: str, zone: str, change: bool) -> None:
+        cadence = {"cron": cron, "timezone": zone}
+        sent = (
+            http.patch(f"/api/v2/monitors/{monitor_id}", json={"cadence": cadence}, headers=headers)
+            if change
+            else http.post(
+                "/api/v2/monitors", json={"webset_id": webset_id, "cadence": cadence}, headers=headers
+            )
+        )
+        _assert_envelope(loop.run_until_complete(sent))
+
     rpc_methods = st.sampled_from(["initialize", "tools/list", "tools/call", "ping", "nowhere"])
     rpc_bodies = st.fixed_dictionaries(
         {"jsonrpc": st.just("2.0"), "id": st.integers(0, 9) | hostile_text, "method": rpc_methods},
@@ -152,6 +193,8 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
     try:
         post()
         get()
+        limits()
+        crons()
         mcp()
     finally:
 

@@ -22,12 +22,13 @@ import httpx
 import pytest
 import schemathesis
 import schemathesis.engine
+from hypothesis import strategies as st
 from schemathesis.engine import events as engine_events
 
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory, TestAccount
-from tests.support.fuzzing import FUZZ, deep_json
+from tests.support.fuzzing import FUZZ, cron_text, deep_json, number_text, time_zones
 from tests.support.processes import LEADWIRE, REPO, free_port, leadwire_process, process_env, wait_ready
 
 pytestmark = pytest.mark.e2e
@@ -49,6 +50,10 @@ EXCLUDED_PATHS = r"/stream$"
 # would otherwise answer most requests with 429 and leave the routes' own rules untested.
 ACCOUNTS = 80  # one per operation (the document holds about 70)
 TERMINAL = {"succeeded", "failed", "canceled", "cancelled"}
+# Query parameters read as numbers (a list's `limit`), drawn beside the schema's strings as digits beyond
+# ASCII too; and the monitors' bodies, whose cadence is drawn from cron expressions around their rules.
+NUMBER_PARAMS = ("limit", "stream_cursor", "items_revision")
+MONITOR_PATHS = ("/api/v2/monitors", "/api/v2/monitors/{monitor_id}")
 
 
 @dataclass
@@ -130,6 +135,25 @@ def _schema(fuzz_server: FuzzServer) -> schemathesis.BaseSchema:
         # Beside the schema's own bodies: JSON nested past the depth limit around non-ASCII and NUL
         # text, which a validator never generates from a schema.
         return strategy | deep_json
+
+    @schema.hook
+    def flatmap_query(context: schemathesis.HookContext, query: Any) -> Any:
+        assert context.operation is not None
+        numbers = [p.name for p in context.operation.query if p.name in NUMBER_PARAMS]
+        if not numbers or not isinstance(query, dict | None):
+            return st.just(query)
+        return st.just(query) | st.builds(
+            lambda name, text: {**(query or {}), name: text}, st.sampled_from(numbers), number_text
+        )
+
+    @schema.hook
+    def flatmap_body(context: schemathesis.HookContext, body: Any) -> Any:
+        assert context.operation is not None
+        if context.operation.path not in MONITOR_PATHS or not isinstance(body, dict):
+            return st.just(body)
+        return st.just(body) | st.builds(
+            lambda cron, zone: {**body, "cadence": {"cron": cron, "timezone": zone}}, cron_text, time_zones
+        )
 
     @schema.hook
     def after_call(context: schemathesis.HookContext, case: schemathesis.Case, response: Any) -> None:

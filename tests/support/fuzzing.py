@@ -58,3 +58,25 @@ hostile_text = st.text(
 # JSON nested from a little to far past the body's depth limit (`platform/http/body.py: MAX_DEPTH`),
 # around hostile text: a recursive walk of it once raised RecursionError, a 500.
 deep_json = st.builds(_nest, st.integers(min_value=1, max_value=400), hostile_text, st.booleans())
+
+
+# Text a parameter read as a number must refuse: digits beyond ASCII ("²", "١", "１", "𝟗": `str.isdigit()`
+# takes them, `int()` refuses or misreads them) among ASCII digits, signs, spaces and underscores.
+number_text = st.text(
+    alphabet=st.sampled_from(["0", "1", "9", "²", "¹", "١", "٣", "１", "𝟗", "߁", "-", "+", " ", "_"])
+    | st.characters(categories=("Nd", "No")),
+    min_size=1,
+    max_size=8,
+)
+_CRON_PARTS = [
+    "*", "0", "1", "5", "9", "23", "29", "30", "31", "59", "60", "R", "r", "H", "L", "W", "15W", "1#5",
+    "5L", "?", "mon", "feb", "sun-sat", "1-5", "*/2", "R/20", "R(0-30)", "R(1-31)", "0-59/7", "/", ",", "-",
+    "#", "²", "١", "0/0", "99999999999999999999",
+]  # fmt: skip
+_cron_field = st.lists(st.sampled_from(_CRON_PARTS), min_size=1, max_size=3).map("".join)
+# Cron expressions around the monitor's rules: five fields mostly, random (`R`) ones, days a month lacks
+# ("31 2"), steps under an hour, syntax croniter rejects, and digits beyond ASCII.
+cron_text = st.lists(_cron_field, min_size=4, max_size=6).map(" ".join) | st.sampled_from(
+    ["0 0 31 2 *", "0 0 30 2 *", "R * * * *", "R/20 * * * *", "0,30 * 29 2 *", "0 0 R 2 *", "0 9 * * 1"]
+)
+time_zones = st.sampled_from(["UTC", "Europe/Berlin", "Asia/Kathmandu", "America", "Mars/Olympus", ""])
