@@ -121,12 +121,16 @@ async def get_monitor(session: Session, caller: Reader, monitor_id: str = Monito
     summary="Change a monitor",
     description=(
         "Any of `cadence`, `status` (`active` | `paused`), `count`, `metadata`; absent fields stay. A new "
-        "cadence, or resuming, counts the next slot from now. Needs `websets:write`."
+        "cadence, or resuming, counts the next slot from now. A monitor paused because its key was "
+        "revoked (`pause_reason: key_revoked`) is resumed only by a key also holding `keys:write` (else "
+        "403 `permission_denied`), and runs in that key's name from then on. Needs `websets:write`."
     ),
     openapi_extra=openapi_body(MonitorUpdate),
     responses={
         **documented(ItemEnvelope[MonitorOut]),
-        **errors(*BODY_ERRORS, "monitor_not_found", "webset_count_not_available_for_tier"),
+        **errors(
+            *BODY_ERRORS, "monitor_not_found", "webset_count_not_available_for_tier", "permission_denied"
+        ),
     },
 )
 async def update_monitor(

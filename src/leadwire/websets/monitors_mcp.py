@@ -83,7 +83,8 @@ def register_tools(kit: ToolKit) -> None:
         return await kit.read(read)
 
     @kit.server.tool(
-        description="Change a monitor: its cadence, status (active or paused), count or metadata."
+        description="Change a monitor: its cadence, status (active or paused), count or metadata. One paused "
+        "with pause_reason key_revoked resumes only with a key also holding keys:write, and then runs as it."
     )
     async def update_monitor(
         monitor_id: str,
