@@ -108,6 +108,8 @@ BAD_POLICIES: list[dict[str, Any]] = [
     {"daily_cap": 5, "window": {"days": ["someday"], "start": "09:00", "end": "17:00"}},
     {"daily_cap": 5, "window": {"days": ["mon"], "start": "09:00", "end": "17:00", "timezone": "Mars/Base"}},
     {"daily_cap": 5, "timezone": "Nowhere/City"},
+    {"daily_cap": 5, "timezone": "America"},  # a directory of zones, not one
+    {"daily_cap": 5, "timezone": ""},
     {"daily_cap": 5, "person_touch_interval_hours": -1},
 ]
 

@@ -20,7 +20,7 @@ HoldReason = Literal["daily_cap", "ramp", "window", "paused", "person_touched"]
 def _zone(name: str) -> str:
     try:
         ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a directory of zones, e.g. "America"
         raise ValueError(f"{name!r} is not an IANA timezone name (such as Europe/Berlin)") from None
     return name
 
