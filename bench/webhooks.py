@@ -17,8 +17,13 @@ writes them: one transaction that locks a webset, bumps `items_revision` and cal
   is the floor of the same work without Leadwire: the same signed bodies POSTed by one httpx client
   to the same receiver, with as many at once as the delivery task allows
   (`LEADWIRE_WEBHOOK_CONCURRENCY`, and one at a time for one webhook, which is delivered in order).
+* **Fairness** (`--fair-events` 20 at `--fair-rate` 2/s to one webhook of the bench's account): the
+  latency from commit to 2xx while another account's 20 webhooks, each with a backlog, answer after
+  `--slow-seconds` (10 s), against the same with none, in the same run; the ratio of the p50s is the
+  figure (target <= 1.5x). The slow phase is bounded: its webhooks are deleted once the measured events
+  are in, and their sends under way end within the slow answer's time.
 
-    .venv/bin/python bench/webhooks.py [--events 100] [--rate 20] [--burst 300]
+    .venv/bin/python bench/webhooks.py [--events 100] [--rate 20] [--burst 300] [--fair-events 20]
 """
 
 from __future__ import annotations
@@ -37,6 +42,9 @@ import _stream_seed as seeding
 import _support as bs
 
 WEBHOOK_COUNTS = (1, 20)
+SLOW_WEBHOOKS = 20  # another account's, each answering after `--slow-seconds`
+SLOW_TIMEOUT_SECONDS = 15.0
+FAIR_TARGET = 1.5
 
 
 @dataclass
@@ -46,6 +54,7 @@ class Receiver:
     port: int = 0
     answered: list[tuple[str, int, float]] = field(default_factory=list)  # (path, revision, time)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    delay: float = 0.0  # seconds before answering (a slow receiver)
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -56,6 +65,8 @@ class Receiver:
                 int(v) for k, _, v in (ln.partition(":") for ln in lines[1:]) if k.lower() == "content-length"
             )
             body = json.loads(await reader.readexactly(length))
+            if self.delay:
+                await asyncio.sleep(self.delay)
             writer.write(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
             await writer.drain()
             self.answered.append((path, int(body["data"]["items_revision"]), time.time()))
@@ -73,8 +84,8 @@ class Receiver:
 
 
 @contextlib.asynccontextmanager
-async def receiving() -> AsyncIterator[Receiver]:
-    receiver = Receiver()
+async def receiving(delay: float = 0.0) -> AsyncIterator[Receiver]:
+    receiver = Receiver(delay=delay)
     server = await asyncio.start_server(receiver.handle, "127.0.0.1", 0, backlog=1024)
     receiver.port = server.sockets[0].getsockname()[1]
     try:
@@ -103,6 +114,8 @@ class Bench:
             data_dir=self.data_dir,
             database_url=self.database_url,
             webhook_allow_private_networks=True,
+            # The fairness phase's slow receivers answer within it (a 2xx, not a timeout and retry).
+            webhook_timeout_seconds=SLOW_TIMEOUT_SECONDS,
             log_level="warning",
         )
         self.runtime = await build_runtime(settings)
@@ -126,15 +139,15 @@ class Bench:
         await self.serving
         await self.runtime.close()
 
-    async def register(self, url: str) -> None:
+    async def register(self, url: str, key: str | None = None) -> None:
         import httpx
 
-        headers = {"Authorization": f"Bearer {self.key}"}
+        headers = {"Authorization": f"Bearer {key or self.key}"}
         async with httpx.AsyncClient(base_url=self.base_url, headers=headers) as http:
             answer = await http.post("/api/v2/webhooks", json={"url": url, "events": ["webset.items.added"]})
             answer.raise_for_status()
 
-    async def write(self, n: int) -> tuple[int, float]:
+    async def write(self, n: int, webset_id: str | None = None) -> tuple[int, float]:
         """One change as discovery writes it; (items_revision, time just before the commit)."""
         from sqlalchemy import select
 
@@ -144,7 +157,7 @@ class Bench:
         from leadwire.websets.models import Webset
 
         async with self.runtime.sessionmaker() as session:
-            statement = select(Webset).where(Webset.id == self.webset_id).with_for_update()
+            statement = select(Webset).where(Webset.id == (webset_id or self.webset_id)).with_for_update()
             webset = (await session.execute(statement)).scalar_one()
             webset.items_revision += 1
             webset.qualified += 3
@@ -215,15 +228,55 @@ async def measure_throughput(bench: Bench, webhooks: int, burst: int) -> float:
     return webhooks * burst / elapsed
 
 
-async def delete_all(bench: Bench) -> None:
+async def delete_all(bench: Bench, key: str | None = None) -> None:
     """The next phase's webhooks are the only ones subscribed (and the account's limit is 20)."""
     import httpx
 
-    headers = {"Authorization": f"Bearer {bench.key}"}
+    headers = {"Authorization": f"Bearer {key or bench.key}"}
     async with httpx.AsyncClient(base_url=bench.base_url, headers=headers) as http:
         listed = (await http.get("/api/v2/webhooks", params={"limit": 100})).json()["items"]
         for hook in listed:
             (await http.delete(f"/api/v2/webhooks/{hook['id']}")).raise_for_status()
+
+
+async def quick_latencies(
+    bench: Bench, receiver: Receiver, args: argparse.Namespace, base: int
+) -> list[float]:
+    """Milliseconds from commit to 2xx of `--fair-events` changes of the bench's account, at
+    `--fair-rate`, to the one webhook `receiver` stands behind."""
+    written: dict[int, float] = {}
+    before = len(receiver.answered)
+    start = time.monotonic()
+    for n in range(args.fair_events):
+        delay = start + n / args.fair_rate - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        revision, at = await bench.write(base + n)
+        written[revision] = at
+    await receiver.wait_for(before + args.fair_events, 120)
+    return [(t - written[r]) * 1000 for _, r, t in receiver.answered[before:] if r in written]
+
+
+async def measure_fairness(bench: Bench, args: argparse.Namespace) -> tuple[list[float], list[float]]:
+    """The bench's account's latencies alone, then beside another account's 20 slow webhooks with a
+    backlog each (`--slow-backlog` changes of its own list, each delivered to all 20)."""
+    slow_webset, slow_key, _ = await seeding.running_webset(bench.database_url)
+    async with receiving() as quick, receiving(delay=args.slow_seconds) as slow:
+        await bench.register(f"http://127.0.0.1:{quick.port}/quick")
+        await bench.write(20_000)  # warm-up, not measured
+        await quick.wait_for(1, 30)
+        alone = await quick_latencies(bench, quick, args, 20_001)
+        for k in range(SLOW_WEBHOOKS):
+            await bench.register(f"http://127.0.0.1:{slow.port}/slow-{k}", slow_key)
+        for n in range(args.slow_backlog):
+            await bench.write(30_000 + n, slow_webset)
+        await asyncio.sleep(1.0)  # the slow receivers hold their slots before the measured events
+        beside = await quick_latencies(bench, quick, args, 20_001 + args.fair_events)
+        bs.note(f"fairness: {len(slow.answered)} slow deliveries answered while measured")
+        await delete_all(bench, slow_key)  # the backlog goes with its webhooks
+        await asyncio.sleep(args.slow_seconds + 1)  # the slow sends under way end
+    await delete_all(bench)
+    return alone, beside
 
 
 async def measure_raw(total: int, concurrency: int) -> float:
@@ -292,6 +345,21 @@ async def run_one(label: str, database_url: str, data_dir: Path, args: argparse.
             ratio=bs.safe_ratio(p99, sse99),
             target="report",
         )
+        alone, beside = await measure_fairness(bench, args)
+        p50_alone, p50_beside = bs.percentile(alone, 50), bs.percentile(beside, 50)
+        ratio = bs.safe_ratio(p50_beside, p50_alone)
+        bs.note(
+            f"{label}: p99 {bs.fmt(bs.percentile(beside, 99))} ms beside {SLOW_WEBHOOKS} slow webhooks, "
+            f"{bs.fmt(bs.percentile(alone, 99))} ms alone"
+        )
+        bs.emit_triple(
+            f"webhooks_{label}_fair_latency_p50",
+            p50_beside,
+            p50_alone,
+            "ms",
+            ratio=ratio,
+            target=f"target <= {FAIR_TARGET}x: {bs.verdict(ratio <= FAIR_TARGET)}",
+        )
         for count in WEBHOOK_COUNTS:
             rate = await measure_throughput(bench, count, args.burst)
             raw = await measure_raw(count * args.burst, 1 if count == 1 else concurrency)
@@ -312,6 +380,10 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100)
     parser.add_argument("--rate", type=float, default=20.0)
     parser.add_argument("--burst", type=int, default=300)
+    parser.add_argument("--fair-events", type=int, default=20)
+    parser.add_argument("--fair-rate", type=float, default=2.0)
+    parser.add_argument("--slow-seconds", type=float, default=10.0)
+    parser.add_argument("--slow-backlog", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-webhooks-") as tmp:
         sqlite_url = f"sqlite+aiosqlite:///{tmp}/leadwire.db"
