@@ -37,6 +37,7 @@ def _writes(
 ) -> dict[str, Any]:
     """Writes one at a time, `every` seconds apart: `count` of them, or until `until` is set."""
     latencies: list[float] = []
+    starts: list[float] = []
     failed = 0
     headers = {"Authorization": f"Bearer {key}"}
     with httpx.Client(base_url=base, timeout=30.0) as client:
@@ -49,10 +50,11 @@ def _writes(
                 headers=headers,
             )
             latencies.append(time.perf_counter() - started)
+            starts.append(started)
             failed += answer.status_code != 201
             n += 1
             time.sleep(every)
-    return {"latencies": latencies, "failed": failed}
+    return {"latencies": latencies, "starts": starts, "failed": failed}
 
 
 def measure(tmp: Path, args: argparse.Namespace) -> None:
@@ -106,6 +108,17 @@ def measure(tmp: Path, args: argparse.Namespace) -> None:
         f"import of {args.lines:,} lines: {outcome['seconds']:.1f} s, added {item['added']:,}, "
         f"{len(during['latencies'])} writes during it, {len(alone['latencies'])} alone"
     )
+    # Where in the import the slow writes fall: its first part is the child checking the lines (the
+    # server shares the CPU with it), the last the batches.
+    first, last = during["starts"][0], during["starts"][-1]
+    for tenth in range(10):
+        low, high = first + (last - first) * tenth / 10, first + (last - first) * (tenth + 1) / 10
+        inside = [x for t, x in zip(during["starts"], during["latencies"], strict=True) if low <= t <= high]
+        if inside:
+            bs.note(
+                f"tenth {tenth + 1} of the import: {len(inside)} writes, p50 "
+                f"{bs.percentile(inside, 50) * 1000:.0f} ms, p99 {bs.percentile(inside, 99) * 1000:.0f} ms"
+            )
     for q in (50, 99):
         with_import = bs.percentile(during["latencies"], q) * 1000
         without = bs.percentile(alone["latencies"], q) * 1000

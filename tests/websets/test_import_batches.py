@@ -81,3 +81,24 @@ async def test_a_failed_import_leaves_nothing_and_holds_no_place_under_the_bound
     monkeypatch.setattr(imports, "insert_rows", insert_rows)
     assert_ok(await _import(client, owner), 201)  # the bound of one: the failed import took no place
     assert_error(await _import(client, owner), 409, "import_limit_exceeded")
+
+
+async def test_a_deleted_import_is_gone_at_once_and_its_rows_go_a_batch_at_a_time(
+    client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = await accounts.create()
+    created = assert_ok(await _import(client, owner), 201)["item"]
+    monkeypatch.setattr(imports, "BATCH", 2)
+    seen: list[list[dict[str, Any]]] = []
+
+    async def step_aside(single_writer: bool, took: float) -> None:
+        seen.append(await asyncio.create_task(_listed(client, owner)))
+
+    monkeypatch.setattr(batches, "step_aside", step_aside)
+    assert_ok(await client.delete(f"{IMPORTS}/{created['id']}", headers=owner.headers))
+    assert seen and all(listed == [] for listed in seen)  # gone while its rows were being deleted
+    assert_error(
+        await client.get(f"{IMPORTS}/{created['id']}", headers=owner.headers), 404, "import_not_found"
+    )
+    async with db.transaction(runtime.sessionmaker) as session:
+        assert await imports.row_count(session, created["id"]) == 0

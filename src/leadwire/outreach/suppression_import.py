@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 MAX_IMPORT_ROWS = 100_000
 MAX_ERRORS = 100
-BATCH = 500
+BATCH = 250
 
 Entry = tuple[str, str, str, str | None, str]  # channel, kind, value, reason, source
 

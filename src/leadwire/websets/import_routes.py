@@ -155,6 +155,8 @@ async def get_import(session: Session, caller: Reader, import_id: str) -> JSONRe
     ),
     responses={**documented(ItemEnvelope[Deleted]), **errors("import_not_found")},
 )
-async def delete_import(session: Session, caller: Writer, import_id: str) -> JSONResponse:
-    await imports.delete(session, caller, import_id)
+async def delete_import(
+    caller: Writer, import_id: str, runtime: Runtime = Depends(get_runtime)
+) -> JSONResponse:
+    await imports.delete(runtime.sessionmaker, caller, import_id)  # in batches of their own transactions
     return json_response(ok_item(Deleted(id=import_id, deleted=True)))

@@ -380,7 +380,9 @@ async def list_imports(
     return [view(r) for r in found], next_cursor
 
 
-async def delete(session: AsyncSession, caller: Caller, import_id: str) -> None:
-    """The import and its rows; lists that exclude it leave out nothing of it from then on."""
-    await session.delete(await get_owned(session, caller, import_id))
-    await session.flush()
+async def delete(maker: async_sessionmaker[AsyncSession], caller: Caller, import_id: str) -> None:
+    """The import and its rows; lists that exclude it leave out nothing of it from then on. It is
+    marked `failed` first (read by nothing from that commit on), then deleted a batch at a time."""
+    async with transaction(maker) as session:
+        (await get_owned(session, caller, import_id)).status = "failed"
+    await _delete(maker, import_id)

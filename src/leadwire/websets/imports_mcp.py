@@ -83,8 +83,8 @@ def register_tools(kit: ToolKit) -> None:
     async def delete_import(import_id: str) -> Deleted:
         caller = await kit.allowed(WRITE)
 
-        async def remove(session: AsyncSession) -> Deleted:
-            await imports.delete(session, caller, import_id)
+        async def remove() -> Deleted:
+            await imports.delete(kit.get_runtime().sessionmaker, caller, import_id)
             return Deleted(id=import_id, deleted=True)
 
-        return await kit.write(remove)
+        return await kit.refusing(remove())
