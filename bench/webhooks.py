@@ -24,6 +24,7 @@ writes them: one transaction that locks a webset, bumps `items_revision` and cal
   are in, and their sends under way end within the slow answer's time.
 
     .venv/bin/python bench/webhooks.py [--events 100] [--rate 20] [--burst 300] [--fair-events 20]
+        [--fairness-only]
 """
 
 from __future__ import annotations
@@ -320,57 +321,61 @@ async def measure_raw(total: int, concurrency: int) -> float:
 
 
 async def run_one(label: str, database_url: str, data_dir: Path, args: argparse.Namespace) -> None:
+    async with Bench(database_url, data_dir) as bench:
+        if not args.fairness_only:
+            await report_latency(bench, label, args)
+        await report_fairness(bench, label, args)
+        if not args.fairness_only:
+            await report_throughput(bench, label, args)
+
+
+async def report_latency(bench: Bench, label: str, args: argparse.Namespace) -> None:
+    hooks, sse = await measure_latency(bench, args)
+    await delete_all(bench)
+    p50, p99 = bs.percentile(hooks, 50), bs.percentile(hooks, 99)
+    sse50, sse99 = bs.percentile(sse, 50), bs.percentile(sse, 99)
+    bs.note(f"{label}: {len(hooks)} deliveries, {len(sse)} stream events measured of {args.events}")
+    bs.emit_triple(
+        f"webhooks_{label}_latency_p50", p50, sse50, "ms", ratio=bs.safe_ratio(p50, sse50), target="report"
+    )
+    bs.emit_triple(
+        f"webhooks_{label}_latency_p99", p99, sse99, "ms", ratio=bs.safe_ratio(p99, sse99), target="report"
+    )
+
+
+async def report_fairness(bench: Bench, label: str, args: argparse.Namespace) -> None:
+    alone, beside = await measure_fairness(bench, args)
+    p50_alone, p50_beside = bs.percentile(alone, 50), bs.percentile(beside, 50)
+    ratio = bs.safe_ratio(p50_beside, p50_alone)
+    bs.note(
+        f"{label}: p99 {bs.fmt(bs.percentile(beside, 99))} ms beside {SLOW_WEBHOOKS} slow webhooks, "
+        f"{bs.fmt(bs.percentile(alone, 99))} ms alone"
+    )
+    bs.emit_triple(
+        f"webhooks_{label}_fair_latency_p50",
+        p50_beside,
+        p50_alone,
+        "ms",
+        ratio=ratio,
+        target=f"target <= {FAIR_TARGET}x: {bs.verdict(ratio <= FAIR_TARGET)}",
+    )
+
+
+async def report_throughput(bench: Bench, label: str, args: argparse.Namespace) -> None:
     from leadwire.config import Settings
 
     concurrency = Settings().webhook_concurrency
-    async with Bench(database_url, data_dir) as bench:
-        hooks, sse = await measure_latency(bench, args)
-        await delete_all(bench)
-        p50, p99 = bs.percentile(hooks, 50), bs.percentile(hooks, 99)
-        sse50, sse99 = bs.percentile(sse, 50), bs.percentile(sse, 99)
-        bs.note(f"{label}: {len(hooks)} deliveries, {len(sse)} stream events measured of {args.events}")
+    for count in WEBHOOK_COUNTS:
+        rate = await measure_throughput(bench, count, args.burst)
+        raw = await measure_raw(count * args.burst, 1 if count == 1 else concurrency)
         bs.emit_triple(
-            f"webhooks_{label}_latency_p50",
-            p50,
-            sse50,
-            "ms",
-            ratio=bs.safe_ratio(p50, sse50),
+            f"webhooks_{label}_{count}_events_per_s",
+            rate,
+            raw,
+            "/s",
+            ratio=bs.safe_ratio(rate, raw),
             target="report",
         )
-        bs.emit_triple(
-            f"webhooks_{label}_latency_p99",
-            p99,
-            sse99,
-            "ms",
-            ratio=bs.safe_ratio(p99, sse99),
-            target="report",
-        )
-        alone, beside = await measure_fairness(bench, args)
-        p50_alone, p50_beside = bs.percentile(alone, 50), bs.percentile(beside, 50)
-        ratio = bs.safe_ratio(p50_beside, p50_alone)
-        bs.note(
-            f"{label}: p99 {bs.fmt(bs.percentile(beside, 99))} ms beside {SLOW_WEBHOOKS} slow webhooks, "
-            f"{bs.fmt(bs.percentile(alone, 99))} ms alone"
-        )
-        bs.emit_triple(
-            f"webhooks_{label}_fair_latency_p50",
-            p50_beside,
-            p50_alone,
-            "ms",
-            ratio=ratio,
-            target=f"target <= {FAIR_TARGET}x: {bs.verdict(ratio <= FAIR_TARGET)}",
-        )
-        for count in WEBHOOK_COUNTS:
-            rate = await measure_throughput(bench, count, args.burst)
-            raw = await measure_raw(count * args.burst, 1 if count == 1 else concurrency)
-            bs.emit_triple(
-                f"webhooks_{label}_{count}_events_per_s",
-                rate,
-                raw,
-                "/s",
-                ratio=bs.safe_ratio(rate, raw),
-                target="report",
-            )
 
 
 def main() -> None:
@@ -384,6 +389,7 @@ def main() -> None:
     parser.add_argument("--fair-rate", type=float, default=2.0)
     parser.add_argument("--slow-seconds", type=float, default=10.0)
     parser.add_argument("--slow-backlog", type=int, default=3)
+    parser.add_argument("--fairness-only", action="store_true", help="only the fairness phase")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-webhooks-") as tmp:
         sqlite_url = f"sqlite+aiosqlite:///{tmp}/leadwire.db"
