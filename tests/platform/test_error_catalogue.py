@@ -72,7 +72,10 @@ MCP_NOT_APPLICABLE: dict[str, str] = {
         "a v1 code; the like tool follows v2 (`account_id_required`; a failed like is a failed job)",
     ),
     "invalid_action": "dispatch_outreach has no `action` argument: the tool is the action",
-    "suppression_import_too_large": "a CSV file is for REST, the SDK and the CLI: no MCP tool imports one",
+    **dict.fromkeys(
+        ("suppression_import_too_large", "suppression_import_in_progress"),
+        "a CSV file is for REST, the SDK and the CLI: no MCP tool imports one",
+    ),
     "not_found": "REST routing; an unknown tool is the MCP library's own protocol error",
     "method_not_allowed": "REST routing; MCP has one method, tools/call",
     "internal_error": "not an ApiError: the MCP library answers `Error executing tool <name>`, no code",
