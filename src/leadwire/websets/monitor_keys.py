@@ -18,7 +18,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from leadwire.platform.callers import Caller, scope_missing
-from leadwire.platform.events import DomainEvent, constant, emit
+from leadwire.platform.events import DomainEvent, brief_of, constant, emit
 from leadwire.platform.notify import Notifier
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import KEYS_REVOKED, ApiKey
@@ -79,11 +79,8 @@ def _paused(monitor: Monitor) -> DomainEvent:
         "api_key_id": monitor.api_key_id,
         "updated_at": iso(monitor.updated_at),
     }
-    return DomainEvent(monitor.user_id, PAUSED_EVENT, constant(data), scope=READ_SCOPE, brief=_brief)
-
-
-def _brief(data: dict[str, Any]) -> dict[str, Any]:
-    return {name: data[name] for name in ("id", "status", "pause_reason")}
+    brief = brief_of("id", "status", "pause_reason")
+    return DomainEvent(monitor.user_id, PAUSED_EVENT, constant(data), scope=READ_SCOPE, brief=brief)
 
 
 def resume(monitor: Monitor, caller: Caller) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.events import Brief, DomainEvent, append_event, constant, emit
+from leadwire.platform.events import DomainEvent, append_event, brief_of, constant, emit
 from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import Job, release_held
 from leadwire.platform.notify import Notifier
@@ -33,10 +33,6 @@ from leadwire.websets.schemas import ItemOut
 # A list's events are readable under `websets:read`; a webhook whose key lacks it is told which list
 # and what happened, not what the list holds (`DomainEvent.brief`).
 READ_SCOPE = "websets:read"
-
-
-def _brief(*names: str) -> Brief:
-    return lambda data: {name: data[name] for name in names if name in data}
 
 
 ENRICH = "websets.enrich"  # the action of enrichment jobs (`enrichments.py`), released when a run ends
@@ -165,7 +161,7 @@ async def append_added(
             "webset.items.added",
             constant(data),
             scope=READ_SCOPE,
-            brief=_brief("webset_id", "items_revision"),
+            brief=brief_of("webset_id", "items_revision"),
         )
         await emit(session, notifier, [added_event])
 
@@ -202,7 +198,7 @@ async def finish(
             f"webset.{status}",
             constant(data),
             scope=READ_SCOPE,
-            brief=_brief("id", "status", "job_id", "run"),
+            brief=brief_of("id", "status", "job_id", "run"),
         )
         await emit(session, notifier, [ended])
 

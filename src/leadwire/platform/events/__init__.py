@@ -5,7 +5,7 @@ This module is the room's public face: a capability appends its events and follo
 these functions; every query on the event table is in `log.py`.
 """
 
-from leadwire.platform.events.domain import Brief, DomainEvent, EventSink, constant, emit
+from leadwire.platform.events.domain import Brief, DomainEvent, EventSink, brief_of, constant, emit
 from leadwire.platform.events.followers import follow
 from leadwire.platform.events.log import append as append_event
 from leadwire.platform.events.log import append_many as append_events
@@ -19,6 +19,7 @@ __all__ = [
     "EventSink",
     "append_event",
     "append_events",
+    "brief_of",
     "constant",
     "emit",
     "follow",

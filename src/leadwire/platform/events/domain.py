@@ -75,6 +75,11 @@ async def emit(session: AsyncSession, notifier: Notifier, events: Sequence[Domai
         await sink(session, notifier, events)
 
 
+def brief_of(*names: str) -> Brief:
+    """The brief that keeps these fields of an event's data (those it has), in this order."""
+    return lambda data: {name: data[name] for name in names if name in data}
+
+
 def constant(data: dict[str, Any]) -> DataBuilder:
     """The builder of data known already when the event is reported."""
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.events import DomainEvent, emit
+from leadwire.platform.events import DomainEvent, brief_of, emit
 from leadwire.platform.events.domain import DataBuilder, has_sinks
 from leadwire.platform.jobs.models import Job
 from leadwire.platform.jobs.registry import registry
@@ -46,12 +46,8 @@ def event_types(action: str | None, status: str) -> list[str]:
     return types
 
 
-BRIEF_FIELDS = ("id", "action", "status", "billing")
-
-
-def brief(item: dict[str, Any]) -> dict[str, Any]:
-    """What a receiver that may not read the job is told of it."""
-    return {name: item[name] for name in BRIEF_FIELDS if name in item}
+# What a receiver that may not read the job is told of it.
+brief = brief_of("id", "action", "status", "billing")
 
 
 def job_events(user_id: str, action: str | None, status: str, data: DataBuilder) -> list[DomainEvent]:
