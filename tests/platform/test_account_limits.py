@@ -6,17 +6,20 @@ creations at once count one after the other, never both under the bound."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
+from sqlalchemy import event
 
 from leadwire.keys.service import LIVE_KEY_LIMIT
 from leadwire.platform.plans import PLANS
 from leadwire.platform.runtime import Runtime
-from leadwire.websets import imports
+from leadwire.websets import imports, monitors
 from leadwire.websets.enrichment_schemas import MAX_ENRICHMENTS
 from leadwire.websets.monitor_schemas import MAX_MONITORS_PER_WEBSET
 from tests.support.accounts import AccountFactory
@@ -140,3 +143,93 @@ async def test_forty_jobs_at_once_start_exactly_the_plans_active_job_limit(
         lambda n: client.post("/api/v2/test/echo", json={"message": f"job {n}"}, headers=acct.headers)
     )
     assert answers == {(202, ""): limit, (429, "api_rate_limit_exceeded"): AT_ONCE - limit}
+
+
+async def test_forty_monitors_at_once_across_lists_create_exactly_the_accounts_limit(
+    client: httpx.AsyncClient, accounts: AccountFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eight lists leave room for 40 monitors; the account's bound (20 here) is what refuses."""
+    monkeypatch.setattr(monitors, "MAX_MONITORS_PER_ACCOUNT", 20)
+    acct = await accounts.create(credits=100_000)
+    lists = [await _webset(client, acct.headers) for _ in range(AT_ONCE // MAX_MONITORS_PER_WEBSET)]
+    cadence = {"cron": "0 * * * *", "timezone": "UTC"}
+    answers = await _at_once(
+        lambda n: client.post(
+            "/api/v2/monitors",
+            json={"webset_id": lists[n % len(lists)], "cadence": cadence},
+            headers=acct.headers,
+        )
+    )
+    assert answers == {(201, ""): 20, (409, "monitor_limit_exceeded"): AT_ONCE - 20}
+    listed = assert_ok(await client.get("/api/v2/monitors", params={"limit": 100}, headers=acct.headers))
+    assert len(listed["items"]) == 20
+
+
+# Each creation that counts under the account's lock, as a client makes it (one of the account's lists
+# is made first for the monitor).
+Creation = Callable[[httpx.AsyncClient, dict[str, str], str], Awaitable[httpx.Response]]
+_LOCKING_CREATIONS: dict[str, Creation] = {
+    "webhook": lambda client, headers, _: client.post(
+        "/api/v2/webhooks", json={"url": PUBLIC_URL, "events": ["*"]}, headers=headers
+    ),
+    "key": lambda client, headers, _: client.post(
+        "/api/v2/keys", json={"name": "probe", "scopes": ["credits:read"]}, headers=headers
+    ),
+    "monitor": lambda client, headers, webset_id: client.post(
+        "/api/v2/monitors",
+        json={"webset_id": webset_id, "cadence": {"cron": "0 * * * *", "timezone": "UTC"}},
+        headers=headers,
+    ),
+    "import": lambda client, headers, _: client.post(
+        "/api/v2/imports", content=b"name\nCompany A\n", headers={**headers, "Content-Type": "text/csv"}
+    ),
+    "suppression": lambda client, headers, _: client.post(
+        "/api/v2/outreach/suppressions",
+        json={"channel": "email", "value": "person@example.com"},
+        headers=headers,
+    ),
+    "suppression import": lambda client, headers, _: client.post(
+        "/api/v2/outreach/suppressions/import",
+        content=b"channel,value\nemail,other@example.com\n",
+        headers={**headers, "Content-Type": "text/csv"},
+    ),
+}
+_ACCOUNT_ROW_LOCK = re.compile(r"\bFROM users\b.*\bFOR\b", re.DOTALL)
+
+
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+@pytest.mark.parametrize("creation", sorted(_LOCKING_CREATIONS))
+async def test_a_creation_counting_under_the_accounts_lock_holds_up_only_another_count(
+    client: httpx.AsyncClient, accounts: AccountFactory, runtime: Runtime, database_url: str, creation: str
+) -> None:
+    """PostgreSQL only, where a lock has a strength (SQLite writes one transaction at a time). Right
+    after the creation locks the account's row, a second connection probes it without waiting: the
+    foreign-key check of any insert of the account (`FOR KEY SHARE`) gets it, another creation's lock
+    does not. A plain `FOR UPDATE` would hold up every insert of the account behind the creation."""
+    acct = await accounts.create(credits=100_000)
+    webset_id = await _webset(client, acct.headers)
+    probes: list[tuple[bool, bool]] = []
+
+    def could_take(probe: psycopg.Connection[Any], strength: str) -> bool:
+        try:
+            probe.execute(f"SELECT 1 FROM users WHERE id = %s FOR {strength} NOWAIT", (acct.user_id,))
+        except psycopg.errors.LockNotAvailable:
+            return False
+        finally:
+            probe.rollback()
+        return True
+
+    def probe_the_lock(*args: Any) -> None:
+        statement, parameters = args[2], args[3]
+        if _ACCOUNT_ROW_LOCK.search(statement) and acct.user_id in tuple(parameters or ()):
+            dsn = database_url.replace("postgresql+asyncpg://", "postgresql://", 1)
+            with psycopg.connect(dsn) as probe:
+                probes.append((could_take(probe, "KEY SHARE"), could_take(probe, "NO KEY UPDATE")))
+
+    event.listen(runtime.engine.sync_engine, "after_cursor_execute", probe_the_lock)
+    try:
+        answer = await _LOCKING_CREATIONS[creation](client, acct.headers, webset_id)
+    finally:
+        event.remove(runtime.engine.sync_engine, "after_cursor_execute", probe_the_lock)
+    assert answer.status_code in (200, 201), answer.text
+    assert probes and set(probes) == {(True, False)}

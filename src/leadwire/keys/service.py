@@ -15,7 +15,14 @@ from leadwire.platform.notify import Notifier
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import KEYS_REVOKED, ApiKey, User, all_scopes, issue_key, revoke_with_created
+from leadwire.platform.users import (
+    KEYS_REVOKED,
+    ApiKey,
+    all_scopes,
+    issue_key,
+    lock_account,
+    revoke_with_created,
+)
 
 LIVE_KEY_LIMIT = 50  # keys neither revoked nor expired, per account
 
@@ -66,9 +73,7 @@ async def create_key(
     it. The answer holds the key itself; nothing stored does."""
     wanted = list(dict.fromkeys(body.scopes))
     check_scopes(caller, wanted)
-    # The account's creations one at a time (the limit holds under concurrency); NO KEY UPDATE, so the
-    # inserts of the account's other rows (their foreign key's KEY SHARE) need not wait.
-    await session.execute(select(User.id).where(User.id == caller.user_id).with_for_update(key_share=True))
+    await lock_account(session, caller.user_id)  # two creations at once count one after the other
     # The creating key as committed now, locked: a key revoked since this process cached it (another
     # process, the operator's CLI) makes nothing, and a revocation under way waits for this creation.
     creator = (

@@ -110,6 +110,15 @@ async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
     return result.scalar_one_or_none()
 
 
+async def lock_account(session: AsyncSession, user_id: str) -> None:
+    """Lock the account's `users` row until the transaction ends: what a creation that checks one of the
+    account's counts (webhooks, keys, monitors, imports, suppressions) takes first, so two at once count
+    one after the other. `FOR NO KEY UPDATE` on PostgreSQL: the account's other inserts, whose foreign key
+    takes the row `FOR KEY SHARE`, need not wait behind it (SQLite's `BEGIN IMMEDIATE` already writes one
+    transaction at a time). Not the balance row (`ledger.lock_account`), which job creation locks."""
+    await session.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
+
+
 async def issue_key(
     session: AsyncSession,
     *,
