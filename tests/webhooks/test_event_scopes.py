@@ -112,20 +112,21 @@ async def test_a_webhook_whose_key_cannot_read_lists_is_told_which_list_ended_an
 def test_what_a_webhook_reads_is_its_key_scopes_narrowed_to_the_key_as_it_stands() -> None:
     now = utcnow()
 
-    def hook(**fields: Any) -> SimpleNamespace:
-        row: dict[str, Any] = {"creator_key_id": "key_1", "scopes": ["research:read", "webhooks:write"]}
-        row |= {"key_scopes": ["research:read", "webhooks:write"], "revoked_at": None, "expires_at": None}
-        return SimpleNamespace(**(row | fields))
+    def hook(*, creator_key_id: str | None = "key_1", gone: bool = False, **key: Any) -> SimpleNamespace:
+        """A row of the outbox's query: the webhook's columns and its registering key (None: gone)."""
+        fields = {"scopes": ["research:read", "webhooks:write"], "revoked_at": None, "expires_at": None}
+        api_key = None if gone else SimpleNamespace(**(fields | key))
+        return SimpleNamespace(creator_key_id=creator_key_id, scopes=fields["scopes"], ApiKey=api_key)
 
     assert readable_scopes(hook(), now) == {"research:read", "webhooks:write"}
-    assert readable_scopes(hook(key_scopes=["webhooks:write"]), now) == {"webhooks:write"}
+    assert readable_scopes(hook(scopes=["webhooks:write"]), now) == {"webhooks:write"}
     assert readable_scopes(hook(revoked_at=now), now) == frozenset()
     assert readable_scopes(hook(expires_at=now - timedelta(seconds=1)), now) == frozenset()
     assert readable_scopes(hook(expires_at=now + timedelta(days=1)), now) == {
         "research:read",
         "webhooks:write",
     }
-    assert readable_scopes(hook(key_scopes=None), now) == frozenset()  # the key is gone
+    assert readable_scopes(hook(gone=True), now) == frozenset()  # the key is gone
     assert readable_scopes(hook(creator_key_id=None), now) is None  # registered before keys were recorded
 
 

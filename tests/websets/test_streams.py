@@ -13,7 +13,9 @@ import httpx
 import pytest
 
 from leadwire.client import AsyncLeadwire, flows
+from leadwire.platform.callers import Caller
 from leadwire.platform.events import followers as follow
+from leadwire.platform.plans import get_plan
 from leadwire.platform.runtime import Runtime
 from leadwire.websets import streams
 from tests.support.accounts import AccountFactory, TestAccount
@@ -217,9 +219,12 @@ async def test_a_stream_whose_client_goes_away_leaves_no_task_read_or_connection
 
     async with world_runtime.reader() as session:
         opened = await streams.opening(session, webset_id, start=page["stream_cursor"], items_revision=None)
+    caller = Caller(
+        user_id=acct.user_id, key_id="", plan=get_plan("free"), scopes=frozenset({"websets:read"})
+    )
 
     async def client() -> None:
-        async for event in streams.events(world_runtime, opened):
+        async for event in streams.events(world_runtime, opened, caller):
             got.append(event.event or "")
 
     listening = asyncio.create_task(client())

@@ -139,7 +139,7 @@ async def live(
     """The list's SSE events as `swap` events whose data is HTML: each element replaces the page's
     element with its id (or is added to the one its `data-into` names; `data-gone` removes). `end`
     tells the page to stop listening."""
-    async for event in streams.events(runtime, opened, still_allowed=still_allowed):
+    async for event in streams.events(runtime, opened, caller, still_allowed=still_allowed):
         data = orjson.loads(event.data) if event.data else {}
         html = await _fragments(runtime, caller, webset_id, event.event, data, match, csrf)
         if html:

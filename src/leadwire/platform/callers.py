@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from leadwire.platform.errors import ApiError
-from leadwire.platform.plans import Plan
+from leadwire.platform.plans import Plan, plans_having
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,29 @@ class Permission:
         return self.feature or (self.scope.split(":")[0] if self.scope else None)
 
 
-def scope_missing(scope: str, *, headers: Mapping[str, str] | None = None) -> ApiError:
-    """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked."""
+def scope_missing(
+    scope: str, *, reading: str | None = None, headers: Mapping[str, str] | None = None
+) -> ApiError:
+    """403 `permission_denied` naming the scope the key lacks, wherever a scope is checked, and the data
+    it reads when a path reads another capability's (`reading`: "customs trade records")."""
+    why = f", which reading {reading} needs" if reading else ""
     return ApiError(
         "permission_denied",
-        detail=f"this key lacks the scope {scope}: use a key created with it",
+        detail=f"this key lacks the scope {scope}{why}: use a key created with it",
+        headers=headers,
+    )
+
+
+def feature_missing(
+    plan: Plan, feature: str, *, reading: str | None = None, headers: Mapping[str, str] | None = None
+) -> ApiError:
+    """403 `membership_tier_insufficient` naming the feature the plan lacks (`Plan.allows`), the data it
+    gates when a path reads another capability's (`reading`), and the plans that have it."""
+    of = f", which {reading} belong to" if reading else ""
+    having = plans_having(feature)
+    has = f": {' or '.join(sorted(having))} has it" if having else ""
+    return ApiError(
+        "membership_tier_insufficient",
+        detail=f"the {plan.name} plan does not include {feature}{of}{has}",
         headers=headers,
     )

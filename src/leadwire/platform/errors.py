@@ -142,7 +142,7 @@ PLATFORM_ERRORS = (
         when=(
             "the key lacks the scope of the endpoint, of the job's capability when reading or"
             " cancelling a job, of the API key it creates or revokes, or of the data a path reads"
-            " (`customs:read` for customs records, `research:read` for contacts)"
+            " (`detail` names the scope, and the data)"
         ),
         remedy="use a key with that scope (`leadwire admin key create --scopes ...`)",
     ),
@@ -150,8 +150,8 @@ PLATFORM_ERRORS = (
         "membership_tier_insufficient",
         403,
         when=(
-            "the plan does not include the capability or the data a path reads (customs records and "
-            "contacts, in their own endpoints and in prospect lists, need `pro` or `business`)"
+            "the plan does not include the capability or the data a path reads (`detail` names the "
+            "feature, the data and the plans that have it)"
         ),
         remedy="upgrade the plan",
     ),

@@ -32,6 +32,11 @@ class Plan:
 _FEATURES: dict[str, frozenset[str]] = {}
 
 
+def plans_having(feature: str) -> frozenset[str] | None:
+    """The plans that include a gated feature (None: no capability gates it)."""
+    return _FEATURES.get(feature)
+
+
 def register_feature(name: str, plans: frozenset[str]) -> None:
     existing = _FEATURES.get(name)
     if existing is not None and existing != plans:

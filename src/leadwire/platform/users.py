@@ -195,6 +195,20 @@ async def revoke_with_created(
     return key, created
 
 
+def is_live(key: ApiKey | None, now: datetime) -> bool:
+    """Whether the key authenticates at `now`: it exists, is not revoked and has not expired."""
+    if key is None or key.revoked_at is not None:
+        return False
+    return key.expires_at is None or key.expires_at > now
+
+
+def live_scopes(key: ApiKey | None, now: datetime) -> frozenset[str]:
+    """The scopes a key holds as it stands at `now`: its own while it is live, none once it is revoked,
+    expired or gone. What work done later in a key's name reads with (a job, a monitor's slot, a
+    webhook's events), so a revocation closes all of them alike."""
+    return frozenset(key.scopes) if key is not None and is_live(key, now) else frozenset()
+
+
 async def list_keys(session: AsyncSession, user_id: str) -> list[ApiKey]:
     """A user's keys, oldest first (what rotation needs: which key ids exist, which are still live)."""
     if await session.get(User, user_id) is None:

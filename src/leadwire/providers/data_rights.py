@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.callers import Caller
+from leadwire.platform.callers import Caller, feature_missing, scope_missing
 from leadwire.platform.capability import PAID_PLANS, Feature
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import Plan, get_plan
-from leadwire.platform.users import ApiKey, User
+from leadwire.platform.time import utcnow
+from leadwire.platform.users import ApiKey, User, live_scopes
 
 
 @dataclass(frozen=True)
@@ -56,23 +57,16 @@ class Reader:
 
 
 def refusal(reader: Reader, data: Iterable[OutsideData]) -> ApiError | None:
-    """403 `membership_tier_insufficient` when the plan lacks a kind's feature, else 403
-    `permission_denied` when the key lacks a kind's scope, each naming it; None when all may be read."""
+    """403 `membership_tier_insufficient` when the plan lacks a kind's feature (`Plan.allows`), else 403
+    `permission_denied` when the key lacks a kind's scope, each naming it and the data it gates; None
+    when all may be read."""
     wanted = [kind for kind in ALL if kind in set(data)]
     for kind in wanted:
-        if reader.plan.name not in kind.plans:
-            return ApiError(
-                "membership_tier_insufficient",
-                detail=f"the {reader.plan.name} plan does not include {kind.feature}, which {kind.what} "
-                f"belong to: {' or '.join(sorted(kind.plans))} has it",
-            )
+        if not reader.plan.allows(kind.feature):
+            return feature_missing(reader.plan, kind.feature, reading=kind.what)
     for kind in wanted:
         if reader.scopes is not None and kind.scope not in reader.scopes:
-            return ApiError(
-                "permission_denied",
-                detail=f"this key lacks the scope {kind.scope}, which reading {kind.what} needs: use a key "
-                "created with it",
-            )
+            return scope_missing(kind.scope, reading=kind.what)
     return None
 
 
@@ -84,10 +78,12 @@ def check(caller: Caller, data: Iterable[OutsideData]) -> None:
 
 
 async def reader_now(session: AsyncSession, user_id: str, key_id: str | None) -> Reader:
-    """The account's plan and the key's scopes as they are now: what work started earlier (a job, a
-    monitor's slot) reads with. A downgraded plan or a narrowed key closes it; an account gone has no
-    plan that reads anything."""
+    """The account's plan and the key's scopes as they are now (`live_scopes`: none once the key is
+    revoked, expired or gone): what work started earlier (a job, a monitor's slot) reads with. A
+    downgraded plan or a narrowed or revoked key closes it; an account gone has no plan that reads
+    anything."""
     user = await session.get(User, user_id)
     plan = get_plan(user.plan) if user is not None else Plan("none")
-    key = await session.get(ApiKey, key_id) if key_id else None
-    return Reader(plan, frozenset(key.scopes) if key is not None else None)
+    if key_id is None:  # no key is known (a job no key created): the plan decides
+        return Reader(plan, None)
+    return Reader(plan, live_scopes(await session.get(ApiKey, key_id), utcnow()))

@@ -23,7 +23,7 @@ from leadwire.platform.events import DomainEvent
 from leadwire.platform.ids import new_id
 from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.time import iso, utcnow
-from leadwire.platform.users import ApiKey
+from leadwire.platform.users import ApiKey, live_scopes
 from leadwire.webhooks.models import Webhook, WebhookDelivery
 from leadwire.webhooks.schemas import ALL_EVENTS, EVENT_TYPES, EventBody
 from leadwire.webhooks.service import DELIVERY_TASK, LISTENING
@@ -53,9 +53,7 @@ async def record(session: AsyncSession, notifier: Notifier, events: Sequence[Dom
                 Webhook.events,
                 Webhook.creator_key_id,
                 Webhook.scopes,
-                ApiKey.scopes.label("key_scopes"),
-                ApiKey.revoked_at,
-                ApiKey.expires_at,
+                ApiKey,
             )
             .outerjoin(ApiKey, ApiKey.id == Webhook.creator_key_id)
             .where(
@@ -99,15 +97,11 @@ async def record(session: AsyncSession, notifier: Notifier, events: Sequence[Dom
 
 def readable_scopes(hook: Any, now: datetime) -> frozenset[str] | None:
     """What a webhook's events may carry: the scopes its registering key had (`Webhook.scopes`) and
-    still has; none when that key is revoked, expired or gone; None (every scope) for a webhook
-    registered before its key was recorded."""
+    still has (`live_scopes`: none when that key is revoked, expired or gone); None (every scope) for a
+    webhook registered before its key was recorded."""
     if hook.creator_key_id is None:
         return None
-    if hook.key_scopes is None or hook.revoked_at is not None:
-        return frozenset()
-    if hook.expires_at is not None and hook.expires_at <= now:
-        return frozenset()
-    return frozenset(hook.scopes or ()) & frozenset(hook.key_scopes)
+    return frozenset(hook.scopes or ()) & live_scopes(hook.ApiKey, now)
 
 
 def _pending(

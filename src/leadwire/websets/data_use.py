@@ -36,6 +36,18 @@ def of_formats(formats: Iterable[str]) -> Data:
     return frozenset(kind for format in formats for kind in FORMAT_DATA.get(format, ()))
 
 
+def of_event(kind: str | None, payload: dict[str, Any], list_data: Data) -> Data:
+    """What one event of a list's stream shows: an enrichment's cell (`webset.item.enriched`) what its
+    format reads; changed items (`items.changed`) what the list is made of (`list_data`) and their cells'."""
+    if kind == "webset.item.enriched":
+        return of_formats([str((payload.get("enrichment") or {}).get("format", ""))])
+    items = payload.get("items") or [] if kind == "items.changed" else []
+    if not items:
+        return frozenset()
+    cells = [cell.get("format", "") for item in items for cell in item.get("enrichments") or ()]
+    return list_data | of_formats(cells)
+
+
 async def of_columns(session: AsyncSession, webset_id: str) -> Data:
     """What the list's columns read or show: its enrichments not deleted (cells of a cancelled one
     are still shown)."""

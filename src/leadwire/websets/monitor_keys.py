@@ -22,7 +22,8 @@ from leadwire.platform.events import DomainEvent, brief_of, constant, emit
 from leadwire.platform.notify import Notifier
 from leadwire.platform.time import iso, utcnow
 from leadwire.platform.users import KEYS_REVOKED, ApiKey
-from leadwire.websets.models import Monitor
+from leadwire.websets import data_use
+from leadwire.websets.models import Monitor, Webset
 
 KEY_REVOKED = "key_revoked"  # the pause reason
 PAUSED_EVENT = "monitor.paused"
@@ -56,6 +57,11 @@ async def pause_orphaned(session: AsyncSession, notifier: Notifier, now: datetim
     return await _pause(session, notifier, Monitor.id.in_(dead_keys), now, skip_locked=True)
 
 
+async def pause_dead_key(session: AsyncSession, notifier: Notifier, monitor: Monitor, now: datetime) -> None:
+    """Pause one monitor the caller holds locked, whose key was found revoked, expired or gone."""
+    await _pause(session, notifier, Monitor.id == monitor.id, now)
+
+
 async def _pause(
     session: AsyncSession, notifier: Notifier, where: Any, now: datetime, *, skip_locked: bool = False
 ) -> int:
@@ -83,9 +89,14 @@ def _paused(monitor: Monitor) -> DomainEvent:
     return DomainEvent(monitor.user_id, PAUSED_EVENT, constant(data), scope=READ_SCOPE, brief=brief)
 
 
-def resume(monitor: Monitor, caller: Caller) -> None:
-    """A monitor set active again. One its key's revocation paused goes on in the name of the resuming
-    key, which must manage the account's keys (403 `permission_denied` naming `keys:write`)."""
+async def resume(session: AsyncSession, monitor: Monitor, caller: Caller) -> None:
+    """A monitor set active again. Its slots' runs read what the list reads, so the resuming key must
+    read it too (`data_use.check_webset`: 403 `membership_tier_insufficient` or `permission_denied`). One
+    its key's revocation paused goes on in the name of the resuming key, which must also manage the
+    account's keys (403 `permission_denied` naming `keys:write`)."""
+    webset = await session.get(Webset, monitor.webset_id)
+    if webset is not None:
+        await data_use.check_webset(session, caller, webset)
     if monitor.pause_reason == KEY_REVOKED:
         if not caller.can(RESUME_SCOPE):
             raise scope_missing(RESUME_SCOPE)

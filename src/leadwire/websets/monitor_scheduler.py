@@ -11,7 +11,9 @@ A slot whose run cannot start (the list is still running, the account lacks cred
 limit) is recorded `skipped` with that code, and the monitor goes on to its next slot.
 
 A run acts with the scopes of the monitor's key. Each tick first pauses the monitors whose key was
-revoked or expired (`monitor_keys.pause_orphaned`), so none runs in a dead key's name.
+revoked or expired (`monitor_keys.pause_orphaned`), and a slot whose key is found dead when it starts
+(revoked meanwhile, or its monitor held by another scheduler when the tick paused the rest) is skipped
+`api_key_revoked` and its monitor paused: none runs in a dead key's name.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import BackgroundTask
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import ApiKey
+from leadwire.platform.users import ApiKey, is_live
 from leadwire.websets import monitor_keys, monitors, refresh, service
 from leadwire.websets.models import Monitor, MonitorRun
 from leadwire.websets.owned import account_caller
@@ -91,8 +93,9 @@ async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now:
     try:
         async with session.begin_nested():  # a refused start leaves nothing of itself behind
             key = await session.get(ApiKey, monitor.api_key_id)
-            if key is None:  # gone since the tick paused the monitors of dead keys: nothing to run as
+            if not is_live(key, now):  # revoked, expired or gone since `pause_orphaned` looked
                 raise ApiError("api_key_revoked")
+            assert key is not None
             caller = monitor_keys.scoped(await account_caller(session, monitor.user_id, key.id), key)
             if monitor.behavior == "refresh":
                 job = await refresh.start(session, runtime, caller, monitor.webset_id)
@@ -102,6 +105,8 @@ async def _start(session: AsyncSession, runtime: Runtime, monitor: Monitor, now:
             job_id = job.id
     except ApiError as refused:
         skipped = refused.code
+    if skipped == "api_key_revoked":  # one another scheduler held while this tick paused the rest
+        await monitor_keys.pause_dead_key(session, runtime.notifier, monitor, now)
     await session.execute(
         MonitorRun.__table__.update()  # type: ignore[attr-defined]
         .where(MonitorRun.id == run_id)

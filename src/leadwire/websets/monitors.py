@@ -170,7 +170,7 @@ async def update(session: AsyncSession, caller: Caller, monitor_id: str, body: M
         monitor.metadata_ = dict(body.metadata)
     if body.status is not None:
         if body.status == "active":  # one its key's revocation paused needs a key managing keys
-            monitor_keys.resume(monitor, caller)
+            await monitor_keys.resume(session, monitor, caller)
         monitor.status = body.status
     if body.cadence is not None or body.status == "active":
         monitor.next_run_at = next_slot(monitor.cron, monitor.timezone, now)

@@ -243,7 +243,7 @@ async def stream_items(
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
     opened = await streams.opening(session, webset_id, start=start, items_revision=revision)
     return owned_stream(
-        runtime, caller, lambda allowed: streams.events(runtime, opened, still_allowed=allowed)
+        runtime, caller, lambda allowed: streams.events(runtime, opened, caller, still_allowed=allowed)
     )
 
 
@@ -279,5 +279,5 @@ async def stream_find_more(
     revision = _revision(items_revision) if request.headers.get("last-event-id") in (None, "") else None
     opened = await streams.opening(session, webset_id, start=start, items_revision=revision, job_id=job.id)
     return owned_stream(
-        runtime, caller, lambda allowed: streams.events(runtime, opened, still_allowed=allowed)
+        runtime, caller, lambda allowed: streams.events(runtime, opened, caller, still_allowed=allowed)
     )

@@ -5,7 +5,12 @@ run's `complete`; `reset` when the checkpoint cannot be replayed (pruned, unknow
 A stream is opened in two steps. `opening` reads what it needs to start (the log's head, whether the
 checkpoint can be replayed, whether the list is already finished) in the request's own session, before
 the response's headers: a database that cannot answer then is a 503 with `Retry-After`, never a 200
-that breaks. `events` then replays and follows, reading only as the follower does."""
+that breaks. `events` then replays and follows, reading only as the follower does.
+
+A stream shows customs records, contacts and email cells only while its caller may read them: each event
+that carries them is checked against the caller's plan and scopes as they stand then (the key's record,
+cached as every request's is), and the stream ends with an `error` event holding the refusal when they no
+longer do (a plan downgraded, or an email column added by another key since the stream opened)."""
 
 from __future__ import annotations
 
@@ -16,10 +21,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from sse_starlette import ServerSentEvent
 
+from leadwire.platform.callers import Caller
 from leadwire.platform.events import Event, follow, must_reset, payload_at
-from leadwire.platform.http import StillAllowed, control, to_sse
+from leadwire.platform.http import StillAllowed, caller_for_digest, control, to_sse
 from leadwire.platform.runtime import Runtime
-from leadwire.websets import enrichments, service, states
+from leadwire.providers.data_rights import Reader, refusal
+from leadwire.websets import data_use, enrichments, service, states
 from leadwire.websets.models import Webset
 
 
@@ -32,6 +39,7 @@ class Opening:
     job_id: str | None
     start: int
     first: ServerSentEvent | None
+    data: data_use.Data = frozenset()  # what the list's items are made of (`data_use.of_list`)
 
 
 async def revision_at(session: Any, topic: str, seq: int) -> int:
@@ -73,11 +81,12 @@ async def opening(
             "job_id": job_id,
         }
         return Opening(webset_id, job_id, latest, control("complete", done, latest))
-    return Opening(webset_id, job_id, latest if start is None else start, None)
+    made_of = data_use.of_list(webset.target_kind, webset.seed)
+    return Opening(webset_id, job_id, latest if start is None else start, None, made_of)
 
 
 async def events(
-    runtime: Runtime, opened: Opening, *, still_allowed: StillAllowed | None = None
+    runtime: Runtime, opened: Opening, caller: Caller, *, still_allowed: StillAllowed | None = None
 ) -> AsyncIterator[ServerSentEvent]:
     if opened.first is not None:
         yield opened.first
@@ -89,4 +98,13 @@ async def events(
 
     topic = states.topic(opened.webset_id)
     async for event in follow(runtime, topic, opened.start, until=ends, still_allowed=still_allowed):
+        shown = data_use.of_event(event.type, event.payload, opened.data)
+        if shown:
+            now = await caller_for_digest(runtime, caller.key_digest) if caller.key_digest else caller
+            if now is None:  # the key no longer authenticates: ended, as `still_allowed` ends it
+                return
+            refused = refusal(Reader.of(now), shown)
+            if refused is not None:
+                yield control("error", {"code": refused.code, "detail": refused.detail})
+                return
         yield to_sse(event, {**event.payload, "stream_cursor": event.seq})

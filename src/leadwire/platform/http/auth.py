@@ -16,7 +16,7 @@ from datetime import datetime
 from starlette.requests import Request
 
 from leadwire.platform.admission.ratelimit import RateDecision
-from leadwire.platform.callers import Caller, Permission, scope_missing
+from leadwire.platform.callers import Caller, Permission, feature_missing, scope_missing
 from leadwire.platform.errors import ApiError
 from leadwire.platform.plans import get_plan
 from leadwire.platform.request_context import key_id_var
@@ -184,11 +184,7 @@ async def authorize(runtime: Runtime, caller: Caller, permission: Permission) ->
     )
     feature = permission.plan_feature
     if feature is not None and not caller.plan.allows(feature):
-        raise ApiError(
-            "membership_tier_insufficient",
-            detail=f"the {caller.plan.name} plan does not include {feature}",
-            headers=decision.headers,
-        )
+        raise feature_missing(caller.plan, feature, headers=decision.headers)
     if permission.scope is not None and not caller.can(permission.scope):
         raise scope_missing(permission.scope, headers=decision.headers)
     return decision
