@@ -152,17 +152,13 @@ class Settings(BaseSettings):
     @field_validator("trusted_proxies")
     @classmethod
     def _trusted_proxies(cls, value: str) -> str:
-        for part in _split(value):
-            if part != "*":
-                try:
-                    ipaddress.ip_network(part, strict=False)
-                except ValueError:
-                    raise ValueError(f"{part!r} is not an address or a CIDR network") from None
+        _trusted_peers(value)
         return value
 
     @property
     def trusted_proxy_list(self) -> list[str]:
-        return list(_split(self.trusted_proxies))
+        """The peers as uvicorn's `forwarded_allow_ips` is given them (`_trusted_peers`)."""
+        return _trusted_peers(self.trusted_proxies)
 
     @property
     def webhook_retry_delays(self) -> tuple[float, ...]:
@@ -239,6 +235,27 @@ def keep_private(path: Path) -> None:
 
 def _split(value: str) -> tuple[str, ...]:
     return tuple(part.strip().lower() for part in value.split(",") if part.strip())
+
+
+def _trusted_peers(value: str) -> list[str]:
+    """`LEADWIRE_TRUSTED_PROXIES` written as uvicorn reads it: each address as `ip_address` prints it and
+    each network as `ip_network` does, host bits dropped (`10.0.0.5/8` is `10.0.0.0/8`), or `*` alone.
+    uvicorn takes an entry it cannot parse strictly (`10.0.0.5/8`, or `*` beside an address) for a
+    literal peer name that no peer has, so the proxy would silently not count; here such a value is
+    either written out or refused at start (ValueError)."""
+    parts = list(_split(value))
+    if "*" in parts:
+        if len(parts) > 1:
+            raise ValueError("'*' (any peer) stands alone, not beside addresses or networks")
+        return ["*"]
+    peers: list[str] = []
+    for part in parts:
+        try:
+            peer = ipaddress.ip_network(part, strict=False) if "/" in part else ipaddress.ip_address(part)
+        except ValueError:
+            raise ValueError(f"{part!r} is not an address or a CIDR network") from None
+        peers.append(str(peer))
+    return peers
 
 
 def load_settings() -> Settings:

@@ -41,6 +41,13 @@ async def test_a_proxy_header_from_an_untrusted_address_is_ignored(settings: Set
     assert "Secure" not in await _sign_in_cookie(elsewhere, HTTPS_PROXY)
 
 
+async def test_a_network_written_with_host_bits_counts_as_its_network(settings: Settings) -> None:
+    """127.0.0.5/8 is loopback's network: uvicorn, given it as written, took it for a peer's name and
+    trusted nobody, so the cookie lost Secure behind the very proxy the operator named."""
+    loopback = settings.model_copy(update={"trusted_proxies": "10.0.0.1,127.0.0.5/8"})
+    assert "Secure" in await _sign_in_cookie(loopback, HTTPS_PROXY)
+
+
 async def test_the_operator_can_force_secure_cookies(settings: Settings) -> None:
     forced = settings.model_copy(update={"console_secure_cookies": True, "trusted_proxies": "10.0.0.1"})
     assert "Secure" in await _sign_in_cookie(forced, {})
@@ -67,3 +74,15 @@ def test_trusted_proxies_take_addresses_networks_or_any() -> None:
         "10.0.0.0/8",
     ]
     assert Settings(trusted_proxies="*").trusted_proxy_list == ["*"]
+
+
+def test_trusted_proxies_are_written_as_uvicorn_reads_them() -> None:
+    peers = Settings(trusted_proxies="10.0.0.5/8, ::0001, FD00::1/8, 192.168.1.7").trusted_proxy_list
+    assert peers == ["10.0.0.0/8", "::1", "fd00::/8", "192.168.1.7"]
+
+
+@pytest.mark.parametrize("value", ["*,10.0.0.1", "10.0.0.0/8, *"])
+def test_any_peer_stands_alone(value: str) -> None:
+    """uvicorn trusts every peer only for a lone `*`; beside an address it is a name nobody has."""
+    with pytest.raises(pydantic.ValidationError, match="stands alone"):
+        Settings(trusted_proxies=value)
