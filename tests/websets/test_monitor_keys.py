@@ -131,7 +131,7 @@ async def test_a_key_revoked_monitor_resumes_only_with_a_key_managing_keys_and_r
     assert "keys:write" in refused.json()["error"]["detail"]
     assert (resumed["item"]["status"], resumed["item"]["pause_reason"]) == ("active", None)
     # Its slot ran as the resuming key: it reached the list (still running, so skipped as busy), where a
-    # run in the revoked key's name would have been skipped `api_key_revoked`.
+    # run in the revoked key's name is skipped `api_key_revoked` (the test below).
     assert taken == 1 and run["skipped_code"] == "webset_busy"
     # An owner's own pause has no reason, and its resume needs no more than the route's scope.
     paused = await pool_client.patch(
@@ -139,3 +139,43 @@ async def test_a_key_revoked_monitor_resumes_only_with_a_key_managing_keys_and_r
     )
     assert assert_ok(paused)["item"]["pause_reason"] is None
     assert_ok(await pool_client.patch(f"{MONITORS}/{made['id']}", json=active, headers=narrow.headers))
+
+
+async def test_a_slot_whose_key_died_after_the_tick_looked_is_skipped_and_its_monitor_paused(
+    pool_client: httpx.AsyncClient, pool_runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    accounts = AccountFactory(pool_runtime)
+    acct = await accounts.create(credits=300)
+    webset_id = (await create_webset(pool_client, acct.headers, query=QUERY, count=25))["webset"]["id"]
+    setter = await accounts.key(acct.user_id, scopes=["websets:read", "websets:write"])
+    made = await _monitor(pool_client, setter.headers, webset_id)
+    await accounts.revoke(setter.key_id)  # the operator's path: no event reaches the monitors
+
+    async def held_elsewhere(*_args: Any) -> int:
+        return 0  # another scheduler held the monitor's row when this tick paused the dead keys' monitors
+
+    monkeypatch.setattr(monitor_scheduler.monitor_keys, "pause_orphaned", held_elsewhere)
+    taken = await monitor_scheduler.tick(pool_runtime, _after(made))
+    (run,) = await _runs(pool_client, acct.headers, made["id"])
+    read = await _read(pool_client, acct.headers, made["id"])
+    assert taken == 1 and (run["job_id"], run["skipped_code"]) == (None, "api_key_revoked")
+    assert (read["status"], read["pause_reason"]) == ("paused", "key_revoked")
+
+
+async def test_resuming_a_monitor_needs_a_key_that_reads_what_the_list_reads(
+    pool_client: httpx.AsyncClient, pool_runtime: Runtime
+) -> None:
+    accounts = AccountFactory(pool_runtime)
+    acct = await accounts.create(plan="business", credits=300)
+    people = await create_webset(pool_client, acct.headers, query="CTOs at banks", target_kind="person")
+    made = await _monitor(pool_client, acct.headers, people["webset"]["id"])
+    paused = {"status": "paused"}
+    assert_ok(await pool_client.patch(f"{MONITORS}/{made['id']}", json=paused, headers=acct.headers))
+    # Managing keys is not reading contacts: a key with keys:write but not research:read is refused.
+    narrow = await accounts.key(acct.user_id, scopes=["websets:read", "websets:write", "keys:write"])
+    active = {"status": "active"}
+    refused = await pool_client.patch(f"{MONITORS}/{made['id']}", json=active, headers=narrow.headers)
+    assert_error(refused, 403, "permission_denied")
+    assert "research:read" in refused.json()["error"]["detail"]
+    assert (await _read(pool_client, acct.headers, made["id"]))["status"] == "paused"
+    assert_ok(await pool_client.patch(f"{MONITORS}/{made['id']}", json=active, headers=acct.headers))
