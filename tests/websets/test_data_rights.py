@@ -5,6 +5,8 @@ downgraded or a key without the scope fails it). SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -13,9 +15,12 @@ import httpx
 import pytest
 
 from leadwire.platform.db import transaction
+from leadwire.platform.events import append_events
+from leadwire.platform.http import caller_for_digest
 from leadwire.platform.runtime import Runtime
-from leadwire.platform.users import User
-from leadwire.websets import monitor_scheduler
+from leadwire.platform.users import User, digest_key
+from leadwire.providers.data_rights import TRADE_RECORDS, reader_now, refusal
+from leadwire.websets import monitor_scheduler, states, streams
 from tests.mcp.test_mcp_server import call, error_code, error_text
 from tests.support.accounts import AccountFactory, TestAccount
 from tests.support.envelope import assert_error, assert_ok
@@ -72,6 +77,7 @@ def _paths(webset_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
         ("GET", f"{base}/export?format=csv", None),
         ("GET", f"{base}/export?format=jsonl", None),
         ("GET", f"{base}/items/stream", None),
+        ("GET", f"{base}/find-more/stream?job_id=job_unknown", None),
         ("POST", f"{base}/find-more", {"count": 25}),
         ("POST", f"{base}/enrichments", {"description": "Founded in", "format": "date"}),
         ("POST", "/api/v2/monitors", {"webset_id": webset_id, "cadence": HOURLY}),
@@ -81,7 +87,7 @@ def _paths(webset_id: str) -> list[tuple[str, str, dict[str, Any] | None]]:
 async def _send(
     client: httpx.AsyncClient, headers: dict[str, str], method: str, path: str, body: dict[str, Any] | None
 ) -> httpx.Response:
-    if method == "GET" and path.endswith("/stream"):
+    if method == "GET" and "/stream" in path:
         async with client.stream("GET", path, headers=headers) as response:
             if response.status_code != 200:  # an open stream is left at its headers
                 await response.aread()
@@ -126,7 +132,7 @@ async def test_every_request_path_to_trade_records_or_contacts_refuses_what_lack
     assert assert_ok(
         await client.get(f"/api/v2/websets/{lists['email']}/items?detail=compact", headers=reader.headers)
     )
-    for method, path, body in _paths(lists["email"])[1:6]:
+    for method, path, body in _paths(lists["email"])[1:7]:
         _refused(await _send(client, reader.headers, method, path, body), code, names["contacts"])
 
     # MCP: the same refusals through the tools.
@@ -154,7 +160,7 @@ async def test_a_paid_key_with_the_scopes_reads_and_adds_on_every_such_path(
     lists = await _lists(client, owner)
     for kind in ("customs", "contacts", "email"):
         # (An open stream is followed in test_streams; here it would never end.)
-        for method, path, body in [p for p in _paths(lists[kind]) if not p[1].endswith("/stream")]:
+        for method, path, body in [p for p in _paths(lists[kind]) if "/stream" not in p[1]]:
             response = await _send(client, owner.headers, method, path, body)
             # Find More on a list still preparing is 409 webset_busy: past every data check.
             if path.endswith("/find-more"):
@@ -258,3 +264,53 @@ async def test_scheduled_work_for_a_key_without_the_scope_reads_no_contacts(
     assert "permission_denied" in refusals, refusals
     filled = [c for item in after for c in item["enrichments"] if c["enrichment_id"] == column["id"]]
     assert len(filled) == len(before)
+
+
+@pytest.mark.parametrize("lacking", ["free plan", "key without the scope"])
+async def test_an_open_stream_ends_with_the_refusal_when_an_event_carries_what_its_caller_no_longer_reads(
+    client: httpx.AsyncClient, runtime: Runtime, lacking: str
+) -> None:
+    """Opened on a plain list, the stream may not carry the email cells of a column another key adds
+    later, nor, once the plan is downgraded, any of them (the checks of the open are not enough)."""
+    accounts = AccountFactory(runtime)
+    owner = await accounts.create(plan="business", credits=5000)
+    lists = await _lists(client, owner)
+    reader = await accounts.key(owner.user_id, scopes=WEBSETS_ONLY if lacking != "free plan" else None)
+    caller = await caller_for_digest(runtime, digest_key(reader.key))
+    assert caller is not None
+    async with runtime.reader() as session:
+        opened = await streams.opening(session, lists["plain"], start=None, items_revision=None)
+    cell = {"enrichment_id": "wenr_x", "format": "email", "status": "completed", "result": ["ceo@bank.ch"]}
+    following = streams.events(runtime, opened, caller)
+    if lacking == "free plan":
+        await _downgrade(runtime, owner.user_id, "free")
+        runtime.key_cache.forget(reader.key_id)  # as the cache's time passing would
+    async with transaction(runtime.sessionmaker) as session:
+        enriched = {"webset_id": lists["plain"], "item_id": "wsi_x", "items_revision": 1, "enrichment": cell}
+        await append_events(
+            session, runtime.notifier, states.topic(lists["plain"]), [("webset.item.enriched", enriched)]
+        )
+    first = await asyncio.wait_for(anext(following), 30)
+    code, names = FREE if lacking == "free plan" else NO_SCOPE
+    assert first.event == "error" and "ceo@bank.ch" not in str(first.data)
+    error = json.loads(str(first.data))
+    assert error["code"] == code and names["contacts"] in error["detail"]
+    with pytest.raises(StopAsyncIteration):
+        await anext(following)
+
+
+async def test_work_queued_by_a_key_revoked_or_expired_since_reads_nothing_gated(
+    client: httpx.AsyncClient, runtime: Runtime
+) -> None:
+    """reader_now and the webhooks' outbox read the key as it stands by one rule (`live_scopes`)."""
+    accounts = AccountFactory(runtime)
+    owner = await accounts.create(plan="business")
+    revoked = await accounts.key(owner.user_id)
+    expired = await accounts.key(owner.user_id, expires_in=timedelta(seconds=-1))
+    await accounts.revoke(revoked.key_id)
+    async with runtime.reader() as session:
+        for key in (revoked, expired):
+            reader = await reader_now(session, owner.user_id, key.key_id)
+            refused = refusal(reader, [TRADE_RECORDS])
+            assert refused is not None and refused.code == "permission_denied", key
+        assert refusal(await reader_now(session, owner.user_id, owner.key_id), [TRADE_RECORDS]) is None
