@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from leadwire.platform.callers import Caller
+from leadwire.platform.callers import Caller, scope_missing
 from leadwire.platform.crypto import SecretBox
 from leadwire.platform.egress import AddressRefused, EgressRefused, Unresolvable, resolve
 from leadwire.platform.errors import ApiError
@@ -20,7 +20,7 @@ from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import lock_account
+from leadwire.platform.users import all_scopes, lock_account
 from leadwire.webhooks import views
 from leadwire.webhooks.models import Webhook, WebhookDelivery
 from leadwire.webhooks.schemas import DeliveryOut, WebhookCreate, WebhookOut, WebhookUpdate, WebhookWithSecret
@@ -138,6 +138,11 @@ async def update(
     if body.url is not None:  # resolved before any lock: the URL's owner decides how slow its DNS is
         await check_url(body.url, allow_private=allow_private, lookup_timeout=lookup_timeout)
     webhook = await get_owned(session, caller, webhook_id, lock=True)
+    if body.url is not None or body.events is not None:
+        # Where it sends, or what: the webhook is now the updating key's, which reads all it carried.
+        must_read_all(caller, webhook)
+        webhook.creator_key_id = caller.key_id
+        webhook.scopes = sorted(caller.scopes)
     if body.url is not None:
         webhook.url = body.url
     if body.events is not None:
@@ -156,6 +161,18 @@ async def update(
     webhook.updated_at = utcnow()
     await session.flush()
     return views.webhook(webhook)
+
+
+def must_read_all(caller: Caller, webhook: Webhook) -> None:
+    """403 `permission_denied` unless the caller's key holds every scope the webhook records (every scope
+    for one registered before keys were recorded). Its log and its pending deliveries hold bodies built
+    under those scopes: a key that reads less must not point them at a receiver of its choosing (a new
+    url or events) nor send them again. Scopes therefore never narrow through a change: a key that reads
+    less registers a webhook of its own."""
+    recorded = all_scopes() if webhook.creator_key_id is None else (webhook.scopes or ())
+    missing = sorted(set(recorded) - caller.scopes)
+    if missing:
+        raise scope_missing(missing[0])
 
 
 async def delete(session: AsyncSession, caller: Caller, webhook_id: str) -> None:
@@ -227,7 +244,8 @@ async def retry_delivery(
     beyond its schedule. A delivery being sent right now is left to finish. It goes through the
     delivery order like any other: while a newer delivery of the webhook is in flight it shares that
     one's lease, and the record of that one releases it (`leases.record`), so it goes next, not beside."""
-    await get_owned(session, caller, webhook_id)
+    webhook = await get_owned(session, caller, webhook_id)
+    must_read_all(caller, webhook)  # the stored body is sent as it was built
     delivery = (
         await session.execute(
             select(WebhookDelivery)
