@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from leadwire.platform.jobs.handoff import ClaimedJob
 from leadwire.platform.jobs.runner import Worker
 from leadwire.platform.runtime import Runtime
 
@@ -56,6 +57,21 @@ async def settled(worker: Worker) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the worker never settled")
+
+
+def handed_off(worker: Worker) -> list[str]:
+    """The ids of the jobs `worker` is handed by their creation (`Worker.start_claimed`), as they come.
+    A job's row shows its claim (`lease_owner`) only while it runs: one that ends before a test reads it
+    has none left, so the hand-off is read here, not from the lease."""
+    taken: list[str] = []
+    start = worker.start_claimed
+
+    def recording(job: ClaimedJob) -> None:
+        taken.append(job.id)
+        start(job)
+
+    worker.start_claimed = recording  # type: ignore[method-assign]
+    return taken
 
 
 async def create_echo(
