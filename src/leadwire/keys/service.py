@@ -20,7 +20,7 @@ from leadwire.platform.users import (
     ApiKey,
     all_scopes,
     issue_key,
-    lock_account,
+    lock_account_counts,
     revoke_with_created,
 )
 
@@ -73,7 +73,7 @@ async def create_key(
     it. The answer holds the key itself; nothing stored does."""
     wanted = list(dict.fromkeys(body.scopes))
     check_scopes(caller, wanted)
-    await lock_account(session, caller.user_id)  # two creations at once count one after the other
+    await lock_account_counts(session, caller.user_id)  # two creations at once count one after the other
     # The creating key as committed now, locked: a key revoked since this process cached it (another
     # process, the operator's CLI) makes nothing, and a revocation under way waits for this creation.
     creator = (

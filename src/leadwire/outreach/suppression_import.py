@@ -33,7 +33,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.offload import in_child
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import lock_account
+from leadwire.platform.users import lock_account_counts
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ async def _begin(maker: async_sessionmaker[AsyncSession], user_id: str, entries:
     cut off is given up here."""
     now = utcnow()
     async with transaction(maker) as session:
-        await lock_account(session, user_id)
+        await lock_account_counts(session, user_id)
         await session.execute(
             update(SuppressionImport)
             .where(

@@ -35,7 +35,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.time import iso, utcnow
-from leadwire.platform.users import lock_account
+from leadwire.platform.users import lock_account_counts
 from leadwire.providers.channels import linkedin_profile_url
 
 CHANNELS = ("email", "linkedin", "whatsapp", "any")
@@ -268,7 +268,7 @@ async def held(session: AsyncSession, user_id: str) -> int:
 async def room(session: AsyncSession, user_id: str, wanted: int) -> None:
     """409 `suppression_limit_exceeded` when `wanted` more entries would pass the account's bound. The
     account's row is locked first: two additions at once count one after the other."""
-    await lock_account(session, user_id)
+    await lock_account_counts(session, user_id)
     if await held(session, user_id) + wanted > MAX_PER_ACCOUNT:
         raise ApiError(
             "suppression_limit_exceeded", detail=f"an account holds at most {MAX_PER_ACCOUNT:,} entries"

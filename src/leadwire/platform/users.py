@@ -110,7 +110,7 @@ async def find_user_by_email(session: AsyncSession, email: str) -> User | None:
     return result.scalar_one_or_none()
 
 
-async def lock_account(session: AsyncSession, user_id: str) -> None:
+async def lock_account_counts(session: AsyncSession, user_id: str) -> None:
     """Lock the account's `users` row until the transaction ends: what a creation that checks one of the
     account's counts (webhooks, keys, monitors, imports, suppressions) takes first, so two at once count
     one after the other. `FOR NO KEY UPDATE` on PostgreSQL: the account's other inserts, whose foreign key

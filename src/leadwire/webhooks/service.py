@@ -20,7 +20,7 @@ from leadwire.platform.notify import WORK_CHANNEL, Notifier
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
-from leadwire.platform.users import all_scopes, lock_account
+from leadwire.platform.users import all_scopes, lock_account_counts
 from leadwire.webhooks import views
 from leadwire.webhooks.models import Webhook, WebhookDelivery
 from leadwire.webhooks.schemas import DeliveryOut, WebhookCreate, WebhookOut, WebhookUpdate, WebhookWithSecret
@@ -70,7 +70,7 @@ async def create(
     limit: int,
 ) -> WebhookWithSecret:
     await check_url(body.url, allow_private=allow_private, lookup_timeout=lookup_timeout)
-    await lock_account(session, caller.user_id)  # two creations at once count one after the other
+    await lock_account_counts(session, caller.user_id)  # two creations at once count one after the other
     count = await session.scalar(
         select(func.count()).where(Webhook.user_id == caller.user_id, Webhook.status != LISTENING)
     )

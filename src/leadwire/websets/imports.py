@@ -38,7 +38,7 @@ from leadwire.platform.errors import ApiError
 from leadwire.platform.ids import new_id
 from leadwire.platform.pagination import CursorCodec, newest_first
 from leadwire.platform.time import iso, utcnow
-from leadwire.platform.users import lock_account
+from leadwire.platform.users import lock_account_counts
 from leadwire.platform.validation import validate
 from leadwire.websets.models import Import, ImportRow
 from leadwire.websets.schemas import MAX_IMPORT_ROWS, ImportColumns, ImportOut, ImportRequest
@@ -244,7 +244,7 @@ async def _begin(
     after the other, never both under. The account's imports cut off are given up here."""
     now = utcnow()
     async with transaction(maker) as session:
-        await lock_account(session, user_id)
+        await lock_account_counts(session, user_id)
         await session.execute(
             update(Import)
             .where(Import.user_id == user_id, Import.status == "importing", Import.touched_at <= now - STALE)

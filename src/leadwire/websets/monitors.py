@@ -22,7 +22,7 @@ from leadwire.platform.ids import new_id
 from leadwire.platform.jobs import Job
 from leadwire.platform.pagination import CursorCodec, binding, newest_first
 from leadwire.platform.time import iso, utcnow
-from leadwire.platform.users import lock_account
+from leadwire.platform.users import lock_account_counts
 from leadwire.websets import data_use, monitor_keys, service
 from leadwire.websets.models import Monitor, MonitorRun
 from leadwire.websets.monitor_schemas import (
@@ -115,7 +115,7 @@ async def create(session: AsyncSession, caller: Caller, body: MonitorCreate) -> 
     service.check_count(caller, body.count)
     webset = await owned_webset(session, caller, body.webset_id, lock=True)
     await data_use.check_webset(session, caller, webset)  # each slot's run reads what the list reads
-    await lock_account(session, caller.user_id)  # two creations cannot both pass the account's bound
+    await lock_account_counts(session, caller.user_id)  # two creations cannot both pass the account's bound
     of_webset = await _count(session, Monitor.webset_id == webset.id)
     of_account = await _count(session, Monitor.user_id == caller.user_id)
     if of_webset >= MAX_MONITORS_PER_WEBSET or of_account >= MAX_MONITORS_PER_ACCOUNT:
