@@ -9,7 +9,7 @@ import pytest
 from leadwire.providers.reasoner import Criterion, Evidence, Prospect, Verdict
 from leadwire.providers.rules_industry import judge, wanted_codes
 from leadwire.search.understand.offers import offer_statements
-from leadwire.websets.discovery import score_of
+from leadwire.websets.scoring import score_of
 
 BANKS = Criterion("crit_banks", "In the Commercial Banking (NAICS 5221) industry", "industry", 0.5, True)
 MACHINERY = Criterion(

@@ -24,7 +24,7 @@ from leadwire.platform.jobs import Job, JobContext, JobFailure, NewJob, create_j
 from leadwire.platform.runtime import Runtime
 from leadwire.platform.time import utcnow
 from leadwire.providers.reasoner import Criterion, Reasoner
-from leadwire.websets import cells, data_use, discovery, enrichments, states, views
+from leadwire.websets import cells, data_use, discovery, enrichments, scoring, states, views
 from leadwire.websets.models import EnrichmentCell, Webset, WebsetItem
 from leadwire.websets.owned import account_caller
 from leadwire.websets.owned import get_owned as owned_webset
@@ -117,11 +117,11 @@ async def _commit(
             row = rows.get(item.id)
             if row is None:
                 continue
-            status, score = discovery.score_of(criteria, verdict_list)
+            status, score = scoring.score_of(criteria, verdict_list)
             row.refreshed_job_id = ctx.job_id
             if (status, score) != (row.match_status, row.score):
                 row.match_status, row.score = status, score
-                row.evaluations = [discovery.evaluation(v) for v in verdict_list]
+                row.evaluations = [scoring.evaluation(v) for v in verdict_list]
                 row.updated_at = now
                 changed.append(views.item(row, detail="compact", finished=True, criteria_by_id=by_id))
         await session.flush()
