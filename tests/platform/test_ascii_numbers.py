@@ -19,25 +19,11 @@ from leadwire.platform.validation import int_param, whole_number
 from tests.console.signing import csrf_of, sign_in
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_error
+from tests.support.fuzzing import PAGED_LISTS
 from tests.websets.conftest import create_webset
 
 # Each passes str.isdigit(); none is a number of ASCII digits.
 NOT_ASCII_DIGITS = ["²", "١", "１", "٣٤", "12²", "߁", "𝟗"]
-# Every cursor-paged list: its `limit` is read before the object the path names is looked up.
-LISTS = [
-    "/api/v2/jobs",
-    "/api/v2/webhooks",
-    "/api/v2/webhooks/wh_x/deliveries",
-    "/api/v2/keys",
-    "/api/v2/websets",
-    "/api/v2/websets/ws_x/items",
-    "/api/v2/credits/ledger",
-    "/api/v2/imports",
-    "/api/v2/monitors",
-    "/api/v2/monitors/mon_x/runs",
-    "/api/v2/outreach/suppressions",
-    "/api/v2/outreach/queue",
-]
 
 
 def _latin1(headers: dict[str, str]) -> dict[bytes, bytes]:
@@ -72,7 +58,7 @@ async def test_every_list_refuses_a_limit_of_other_digits_naming_it(
     client: httpx.AsyncClient, runtime: Runtime
 ) -> None:
     acct = await AccountFactory(runtime).create()
-    for path in LISTS:
+    for path in PAGED_LISTS:
         for text in ("²", "١", "１"):
             response = await client.get(path, params={"limit": text}, headers=acct.headers)
             assert_error(response, 400, "invalid_request", param="limit")

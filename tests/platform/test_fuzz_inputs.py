@@ -18,7 +18,15 @@ from leadwire.app import create_app
 from leadwire.config import Settings
 from leadwire.platform.runtime import build_runtime
 from tests.support.accounts import AccountFactory
-from tests.support.fuzzing import cron_text, deep_json, examples, hostile_text, number_text, time_zones
+from tests.support.fuzzing import (
+    PAGED_LISTS,
+    cron_text,
+    deep_json,
+    examples,
+    hostile_text,
+    number_text,
+    time_zones,
+)
 from tests.support.lifespan import app_lifespan
 
 json_values = st.recursive(
@@ -65,21 +73,6 @@ GETS = [
     "/api/v2/nowhere/{id}",
     "/api/v2/websets?cursor={id}",
     "/api/v2/websets/ws_x/items?cursor={id}",
-]
-# Every cursor-paged list: `limit` is read as a number before the object the path names is looked up.
-LISTS = [
-    "/api/v2/jobs",
-    "/api/v2/webhooks",
-    "/api/v2/webhooks/wh_x/deliveries",
-    "/api/v2/keys",
-    "/api/v2/websets",
-    "/api/v2/websets/ws_x/items",
-    "/api/v2/credits/ledger",
-    "/api/v2/imports",
-    "/api/v2/monitors",
-    "/api/v2/monitors/mon_x/runs",
-    "/api/v2/outreach/suppressions",
-    "/api/v2/outreach/queue",
 ]
 header_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 
@@ -155,7 +148,7 @@ def test_arbitrary_inputs_never_produce_a_server_error(fuzz_settings: Settings) 
         _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))
 
     @settings(max_examples=examples(60))
-    @given(path=st.sampled_from(LISTS), value=number_text | header_text)
+    @given(path=st.sampled_from(PAGED_LISTS), value=number_text | header_text)
     def limits(path: str, value: str) -> None:
         url = f"{path}?limit={quote(value, safe='')}"
         _assert_envelope(loop.run_until_complete(http.get(url, headers=headers)))

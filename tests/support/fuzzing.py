@@ -19,6 +19,22 @@ from hypothesis import strategies as st
 FUZZ = os.environ.get("LEADWIRE_FUZZ") == "1"
 SCALE = int(os.environ.get("LEADWIRE_FUZZ_SCALE", "10"))
 
+# Every cursor-paged list: its `limit` is read as a number before the object the path names is looked up.
+PAGED_LISTS = [
+    "/api/v2/jobs",
+    "/api/v2/webhooks",
+    "/api/v2/webhooks/wh_x/deliveries",
+    "/api/v2/keys",
+    "/api/v2/websets",
+    "/api/v2/websets/ws_x/items",
+    "/api/v2/credits/ledger",
+    "/api/v2/imports",
+    "/api/v2/monitors",
+    "/api/v2/monitors/mon_x/runs",
+    "/api/v2/outreach/suppressions",
+    "/api/v2/outreach/queue",
+]
+
 settings.register_profile(
     "ci",
     derandomize=True,

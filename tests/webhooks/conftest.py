@@ -12,9 +12,11 @@ from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from leadwire.config import Settings
 from tests.support.envelope import assert_ok
+from tests.support.jobs import create_echo, poll_job
 from tests.support.receiver import Received
 
 HOOKS = "/api/v2/webhooks"
+HOOKS_ONLY = ["webhooks:read", "webhooks:write"]  # a key that may manage webhooks and read nothing else
 
 
 def delivering(settings: Settings) -> Settings:
@@ -65,3 +67,9 @@ def verified(received: Received, secret: str) -> dict[str, Any]:
     StandardWebhook(secret).verify(received.body, received.headers)
     event: dict[str, Any] = orjson.loads(received.body)
     return event
+
+
+async def echo_result(client: httpx.AsyncClient, headers: dict[str, str], message: str) -> dict[str, Any]:
+    """An echo job created and polled until it succeeded: a job event whose result says `message`."""
+    item: dict[str, Any] = assert_ok(await create_echo(client, headers, {"message": message}), 202)["item"]
+    return await poll_job(client, headers, item["id"], until=("succeeded",))

@@ -25,23 +25,17 @@ from leadwire.webhooks import listen
 from leadwire.webhooks.outbox import readable_scopes
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
-from tests.support.jobs import create_echo, poll_job, running_worker
+from tests.support.jobs import running_worker
 from tests.support.receiver import receiving
-from tests.webhooks.conftest import delivering, register, verified
+from tests.webhooks.conftest import HOOKS_ONLY, delivering, echo_result, register, verified
 from tests.websets.conftest import create_webset, wait_finished
 
-HOOKS_ONLY = ["webhooks:read", "webhooks:write"]
 BRIEF = {"id", "action", "status", "billing"}
 
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return delivering(settings)
-
-
-async def _echo(client: httpx.AsyncClient, headers: dict[str, str], message: str) -> dict[str, Any]:
-    item: dict[str, Any] = assert_ok(await create_echo(client, headers, {"message": message}), 202)["item"]
-    return await poll_job(client, headers, item["id"], until=("succeeded",))
 
 
 async def test_a_webhook_whose_key_cannot_read_the_job_gets_its_id_action_status_and_billing(
@@ -52,7 +46,7 @@ async def test_a_webhook_whose_key_cannot_read_the_job_gets_its_id_action_status
     async with receiving() as receiver, running_worker(runtime):
         whole = await register(client, acct.headers, receiver.url, ["job.succeeded"])
         brief = await register(client, narrow.headers, receiver.url, ["job.succeeded"])
-        job = await _echo(client, acct.headers, "a secret result")
+        job = await echo_result(client, acct.headers, "a secret result")
         received = await receiver.wait_for(2)
     by_hook = {}
     for r in received:
@@ -81,7 +75,7 @@ async def test_a_webhook_whose_registering_key_was_revoked_gets_briefs(
     async with receiving() as receiver, running_worker(runtime):
         hook = await register(client, registrar.headers, receiver.url, ["job.succeeded"])
         assert_ok(await client.post(f"/api/v2/keys/{registrar.key_id}/revoke", headers=acct.headers))
-        job = await _echo(client, acct.headers, "kept from a revoked key")
+        job = await echo_result(client, acct.headers, "kept from a revoked key")
         (received,) = await receiver.wait_for(1)
     event = verified(received, hook["secret"])
     assert set(event["data"]) == BRIEF and event["data"]["id"] == job["id"]
@@ -144,7 +138,7 @@ async def test_the_stream_of_a_key_that_cannot_read_the_job_gets_its_brief(
         for messages in streams.values():
             assert (await anext(messages))["event"] == "ready"
         async with running_worker(runtime):
-            job = await _echo(client, acct.headers, "streamed")
+            job = await echo_result(client, acct.headers, "streamed")
             full, short = [
                 await asyncio.wait_for(anext(m), timeout=15)
                 for m in (streams[acct.key_id], streams[narrow.key_id])

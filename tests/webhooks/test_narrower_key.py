@@ -4,8 +4,6 @@ them takes the webhook over, and its events then carry what that key reads."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 import pytest
 
@@ -13,21 +11,22 @@ from leadwire.config import Settings
 from leadwire.platform.runtime import Runtime
 from tests.support.accounts import AccountFactory
 from tests.support.envelope import assert_ok
-from tests.support.jobs import create_echo, poll_job, running_worker
+from tests.support.jobs import running_worker
 from tests.support.receiver import receiving
-from tests.webhooks.conftest import HOOKS, delivering, register, settled_deliveries, verified
-
-HOOKS_ONLY = ["webhooks:read", "webhooks:write"]
+from tests.webhooks.conftest import (
+    HOOKS,
+    HOOKS_ONLY,
+    delivering,
+    echo_result,
+    register,
+    settled_deliveries,
+    verified,
+)
 
 
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     return delivering(settings)
-
-
-async def _echo(client: httpx.AsyncClient, headers: dict[str, str], message: str) -> dict[str, Any]:
-    item: dict[str, Any] = assert_ok(await create_echo(client, headers, {"message": message}), 202)["item"]
-    return await poll_job(client, headers, item["id"], until=("succeeded",))
 
 
 async def test_a_narrower_key_cannot_change_where_a_webhook_sends_nor_retry_its_deliveries(
@@ -37,7 +36,7 @@ async def test_a_narrower_key_cannot_change_where_a_webhook_sends_nor_retry_its_
     narrow = await accounts.key(acct.user_id, scopes=HOOKS_ONLY)
     async with receiving() as receiver, running_worker(runtime):
         hook = await register(client, acct.headers, receiver.url, ["job.succeeded"])
-        await _echo(client, acct.headers, "a secret result")
+        await echo_result(client, acct.headers, "a secret result")
         (delivery,) = await settled_deliveries(client, acct.headers, hook["id"], 1)
         for change in ({"url": "https://attacker.example.com/"}, {"events": ["*"]}):
             refused = await client.patch(f"{HOOKS}/{hook['id']}", json=change, headers=narrow.headers)
@@ -63,6 +62,6 @@ async def test_a_key_that_reads_more_takes_over_the_webhook_it_points_elsewhere(
         hook = await register(client, narrow.headers, receiver.url + "old", ["job.succeeded"])
         changed = {"url": receiver.url}
         assert_ok(await client.patch(f"{HOOKS}/{hook['id']}", json=changed, headers=acct.headers))
-        await _echo(client, acct.headers, "now readable")
+        await echo_result(client, acct.headers, "now readable")
         (received,) = await receiver.wait_for(1)
     assert verified(received, hook["secret"])["data"]["result"]["message"] == "now readable"
